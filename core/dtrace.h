@@ -1,0 +1,99 @@
+/*
+ * core/dtrace.h: the core's API for providers, ports and consumers.
+ *
+ * Three kinds of caller use this header:
+ *   - providers (in port/<os>/, and the core's own `dtrace` provider)
+ *     register, create probes and fire them with dtrace_probe();
+ *   - the port calls dtrace_init()/dtrace_fini() once and routes its trap
+ *     handlers to providers;
+ *   - a consumer front end (a kernel's device ioctl handler, or the Linux
+ *     host calling directly) opens a state and drives it with dtrace_ctl().
+ *
+ * Everything here except dtrace_probe() is called outside probe context.
+ */
+#ifndef DTRACE_CORE_DTRACE_H
+#define DTRACE_CORE_DTRACE_H
+
+#include "dtrace_abi.h"
+#include "port.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- Framework life cycle (port, once) -------------------------------- */
+
+/* Set up the framework and register the `dtrace` provider (probes
+ * BEGIN = 1, END = 2, ERROR = 3).  Returns 0 or an errno value. */
+int dtrace_init(void);
+/* Tear down; fails with DTRACE_EBUSY while any state is open. */
+int dtrace_fini(void);
+
+/* --- Providers ---------------------------------------------------------- */
+
+typedef uintptr_t dtrace_provider_id_t;
+
+/* Callbacks a provider gives at registration; the core calls them with
+ * DTRACE_LOCK_PROVIDER held (provide) or FRAMEWORK held (the rest), never in
+ * probe context.  `parg` is the provider's registration argument, `parg_probe`
+ * the per-probe argument given to dtrace_probe_create(). */
+typedef struct dtrace_pops {
+	/* Create probes matching desc (NULL: all the provider can offer now). */
+	void (*dtps_provide)(void *parg, const dtrace_probedesc_t *desc);
+	/* Arm a probe: from now on it may fire.  Return 0 or an errno. */
+	int (*dtps_enable)(void *parg, dtrace_id_t id, void *parg_probe);
+	void (*dtps_disable)(void *parg, dtrace_id_t id, void *parg_probe);
+	/* Describe argument `desc->dtargd_ndx` (may be NULL). */
+	void (*dtps_getargdesc)(void *parg, dtrace_id_t id, void *parg_probe,
+				dtrace_argdesc_t *desc);
+	/* Value of argument n beyond those passed to dtrace_probe (may be NULL:
+	 * the core then asks dtrace_port_getarg()).  probe context: yes. */
+	uint64_t (*dtps_getargval)(void *parg, dtrace_id_t id, void *parg_probe, int n,
+				   int aframes);
+	/* The probe is going away (provider unregistering or probe removal). */
+	void (*dtps_destroy)(void *parg, dtrace_id_t id, void *parg_probe);
+} dtrace_pops_t;
+
+int dtrace_register(const char *name, const dtrace_pattr_t *attr, uint32_t priv,
+		    const dtrace_pops_t *ops, void *parg, dtrace_provider_id_t *idp);
+/* Fails with DTRACE_EBUSY while any of the provider's probes is enabled. */
+int dtrace_unregister(dtrace_provider_id_t id);
+
+/* Create a probe; returns its id (never 0) or 0 when out of memory.  The
+ * provider must hold no core lock; `aframes` is the number of artificial
+ * stack frames between the probe site and dtrace_probe(). */
+dtrace_id_t dtrace_probe_create(dtrace_provider_id_t prov, const char *mod, const char *func,
+				const char *name, int aframes, void *parg_probe);
+/* Look a probe up by its full name; 0 when absent. */
+dtrace_id_t dtrace_probe_lookup(dtrace_provider_id_t prov, const char *mod, const char *func,
+				const char *name);
+
+/* Fire probe `id`.  The one entry to probe context.  probe context: yes. */
+void dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,
+		  uint64_t arg4);
+
+/* --- Consumer states and control operations ----------------------------- */
+
+typedef struct dtrace_state dtrace_state_t;
+
+/* Open a consumer state.  `priv` and `uid` decide the privilege checks
+ * (DTRACE_PRIV_* bits of dtrace_abi.h). */
+int dtrace_state_open(uint32_t priv, uint32_t uid, dtrace_state_t **statep);
+void dtrace_state_close(dtrace_state_t *state);
+
+/*
+ * Perform control operation `cmd` (dtrace_ctl_t, the DTRACEIOC_* set) with
+ * its argument structure `arg`, laid out as for the corresponding DTrace
+ * ioctl.  Buffers that the structures point to (dtbd_data, DOF images,
+ * probe descriptions) are in the caller's address space; a kernel's ioctl
+ * glue copies them in and out, the Linux host passes its own pointers.
+ * Returns 0 or an errno value; *rv receives the operation's result value
+ * where it has one (e.g. the number of matched probes for ENABLE).
+ */
+int dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DTRACE_CORE_DTRACE_H */
