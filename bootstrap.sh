@@ -1,0 +1,29 @@
+#!/bin/sh
+# Install every dependency from Debian's packages, configure and build the
+# tree, then run a first D program once the dtrace command exists.
+# Usage: ./bootstrap.sh            (as root, or with sudo available)
+set -eu
+cd "$(dirname "$0")"
+
+PACKAGES="cmake ninja-build gcc clang lld bison flex pkg-config libelf-dev libdwarf-dev
+binutils-dev libxxhash-dev libclang-rt-14-dev qemu-user gcc-aarch64-linux-gnu
+libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross systemtap-sdt-dev"
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+
+cmake --preset default
+cmake --build --preset default
+
+if [ -x build/userland/cmd/dtrace ]; then
+	echo "bootstrap: running examples/first.d"
+	build/userland/cmd/dtrace -s examples/first.d
+fi
