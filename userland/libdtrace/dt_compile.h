@@ -1,0 +1,226 @@
+/*
+ * dt_compile.h: the D compiler's interface to the rest of libdtrace.
+ *
+ * The consumer half of libdtrace (libdtrace.h, dt_impl.h) calls this header
+ * and nothing else of the compiler.  One call turns D source text into a
+ * dt_cprog_t: the DOF image to hand to DTRACE_CTL_ENABLE, plus what the
+ * consumer needs to drive and describe the program (probe descriptions as
+ * written and how many probes each matched, the `#pragma D option' settings,
+ * the aggregation names and ids, the printf-like formats) or the error that
+ * stopped compilation, in DTrace's wording and with its D_* tag.
+ *
+ * The compiler never talks to the core: probe matching, probe argument types
+ * and option values come through dt_cops_t, which the consumer implements
+ * over DTRACE_CTL_PROBEMATCH / PROBEARG and its own option table, and which
+ * tests implement over a fixed probe list.
+ *
+ * Not thread-safe per program; distinct compilations may run in parallel.
+ */
+#ifndef DT_COMPILE_H
+#define DT_COMPILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dtrace_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Compile flags: the values of DTrace's DTRACE_C_* so a consumer may pass
+ * its dtrace_program_*compile() flags through unchanged.
+ */
+#define DT_C_DIFV 0x0001   /* keep DIFOs for dt_cprog_disassemble (-S) */
+#define DT_C_EMPTY 0x0002  /* an empty program is not an error */
+#define DT_C_ZDEFS 0x0004  /* probe descriptions may match no probe (-Z) */
+#define DT_C_EATTR 0x0008  /* (reserved: stability errors) */
+#define DT_C_CPP 0x0010    /* run the C preprocessor first (-C) */
+#define DT_C_KNODEF 0x0020 /* (reserved) */
+#define DT_C_UNODEF 0x0040 /* (reserved) */
+#define DT_C_PSPEC 0x0080  /* text starts with a probe description (-n -P -m -f -i) */
+#define DT_C_ETAGS 0x0100  /* prefix error messages with [D_TAG] (-x errtags) */
+#define DT_C_ARGREF 0x0200 /* macro arguments may go unused (-x argref) */
+#define DT_C_DEFARG 0x0800 /* missing macro arguments read as 0 / "" (-x defaultargs) */
+
+/*
+ * Services the compiler needs from its host.  Any pointer may be NULL:
+ * a NULL probe_match makes every description match exactly one probe (with
+ * id 0 and the description's own names) and a NULL setopt accepts and
+ * records every option.
+ */
+typedef struct dt_cops {
+	void *arg; /* passed back to every callback */
+	/*
+	 * Count the probes that match pdp (fields may be empty or globs, as
+	 * DTRACE_CTL_PROBEMATCH takes them).  When first is not NULL and the
+	 * count is positive, store the first matching probe there (its id and
+	 * names type args[] and are used for the -l listing).  Return the
+	 * count, or -1 when matching itself failed (the description is then
+	 * reported as matching no probe).
+	 */
+	int (*probe_match)(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t *first);
+	/*
+	 * Fill in adp->dtargd_native / dtargd_xlate / dtargd_mapping for
+	 * probe adp->dtargd_id, argument adp->dtargd_ndx, as DTRACE_CTL_PROBEARG
+	 * does; set dtargd_ndx = DTRACE_ARGNONE when there is no such
+	 * argument.  Return 0, or -1 when the probe has no argument
+	 * information (args[] is then untyped: int64_t).
+	 */
+	int (*probe_arg)(void *arg, dtrace_argdesc_t *adp);
+	/*
+	 * Apply option `name' (value NULL for a bare `#pragma D option name')
+	 * as the consumer's -x would.  Return 0, or -1 with a reason in errbuf
+	 * (e.g. "Invalid option name"); the compiler then fails with
+	 * D_PRAGMA_OPTSET "failed to set option 'name' to 'value': reason".
+	 */
+	int (*setopt)(void *arg, const char *name, const char *value, char *errbuf, size_t errlen);
+} dt_cops_t;
+
+/* Macro variables ($pid, $target, ...); the compiler's defaults are its own process's. */
+typedef struct dt_cmacros {
+	int set;         /* 0: use the compiler's defaults for all of them */
+	int64_t pid;     /* $pid */
+	int64_t ppid;    /* $ppid */
+	int64_t pgid;    /* $pgid */
+	int64_t sid;     /* $sid */
+	int64_t uid;     /* $uid */
+	int64_t gid;     /* $gid */
+	int64_t target;  /* $target: the -c/-p process, 0 when none */
+	const char *cwd; /* $cwd (NULL: the current directory) */
+} dt_cmacros_t;
+
+typedef struct dt_copts {
+	uint32_t flags;           /* DT_C_* */
+	dtrace_probespec_t pspec; /* -n NAME (default), -P PROVIDER, -m MOD, -f FUNC */
+	/*
+	 * Macro arguments: argv[0] is $0 (the script name), argv[1..] are
+	 * $1..; DTrace's rule holds: a $N beyond argc is an error unless
+	 * DT_C_DEFARG, and an argument no $N used is an error unless
+	 * DT_C_ARGREF or DT_C_DEFARG.
+	 */
+	int argc;
+	char *const *argv;
+	const char *filename; /* file name for error messages, or NULL */
+	/* -C: preprocessor and its -D/-U/-I/-H arguments (NULL cpp: "cpp") */
+	const char *cpp;
+	int cpp_argc;
+	char *const *cpp_argv;
+	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
+	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */
+	dt_cmacros_t macros;
+	dt_cops_t ops;
+} dt_copts_t;
+
+/* One probe description as written in the program. */
+typedef struct dt_cdesc {
+	dtrace_probedesc_t pd; /* parsed fields (after $-expansion) */
+	char *text;            /* as written, for "description 'X' matched N probes" */
+	int matched;           /* probes it matched when compiled */
+	int line;
+	int clause; /* index of its clause */
+} dt_cdesc_t;
+
+/* One `#pragma D option' (in program order). */
+typedef struct dt_coption {
+	char *name;
+	char *value; /* NULL for a bare option */
+	int line;
+} dt_coption_t;
+
+/* An aggregation variable the program uses; its id is what printa() DIFOs return. */
+typedef struct dt_cagg {
+	char *name;            /* without the @; "" for the anonymous @ */
+	dtrace_aggvarid_t id;  /* 1.. */
+	uint16_t kind;         /* DTRACEAGG_* of its function */
+	uint64_t arg;          /* the aggregating action's dofa_arg (lquantize...) */
+	int nkeys;             /* tuple members, excluding the id record */
+} dt_cagg_t;
+
+/*
+ * One action in the DOF, indexed by its dofa_uarg - uarg_base.  The record
+ * conventions are DTrace's: trace() is DIFEXPR; printf/printa/system/
+ * freopen put the format in the DOF string table (dofa_arg) on every
+ * argument action; an aggregation is the id record (DIFEXPR returning the
+ * aggregation id), one DIFEXPR per key, the increment for quantizing
+ * functions, then the DTRACEAGG_* action with dofa_ntuple covering them.
+ */
+typedef struct dt_caction {
+	uint16_t kind;      /* DTRACEACT_* / DTRACEAGG_* */
+	int ecb;            /* index of its ECB description (0..) */
+	int stmt;           /* statement within the clause (actions of one
+	                       printf() or one aggregation share it) */
+	const char *format; /* printf-like format, or NULL */
+	int agg;            /* index into aggs for aggregating and printa actions, or -1 */
+	uint64_t arg;       /* dofa_arg as emitted (format: string offset) */
+} dt_caction_t;
+
+/* One ECB description: a clause applied to one of its probe descriptions. */
+typedef struct dt_cecb {
+	int desc;     /* index into descs */
+	int clause;
+	uint64_t uarg; /* its dofe_uarg */
+} dt_cecb_t;
+
+typedef struct dt_cerror {
+	int tag;            /* D_* of dt_errtags.h; 0 when compilation succeeded */
+	int line;           /* 0 when the error has no line */
+	char msg[1024];     /* DTrace's message, no trailing newline */
+	/* "line N: msg", "[D_TAG] line N: msg" with DT_C_ETAGS, "file, line N: msg"
+	   when the error comes from a #line-tagged file: what DTrace prints after
+	   "dtrace: failed to compile script x.d: " */
+	char text[1200];
+} dt_cerror_t;
+
+typedef struct dt_cprog {
+	dt_cerror_t err;
+	void *dof;       /* the DOF image (malloc'd), NULL on error */
+	size_t dof_size;
+	dt_cdesc_t *descs;
+	size_t ndescs;
+	dt_cecb_t *ecbs;
+	size_t necbs;
+	dt_caction_t *acts;
+	size_t nacts;
+	dt_cagg_t *aggs;
+	size_t naggs;
+	dt_coption_t *options;
+	size_t noptions;
+	uint64_t uarg_base;
+	int nclauses;
+	struct dt_cprog_impl *impl; /* compiler-private (DIFOs for -S) */
+} dt_cprog_t;
+
+/*
+ * Compile D source text (NUL-terminated) or a file.  Always returns a program
+ * unless out of memory (NULL); on failure prog->err.tag != 0, prog->dof is
+ * NULL and err holds the message.
+ */
+dt_cprog_t *dt_compile_string(const char *text, const dt_copts_t *opts);
+dt_cprog_t *dt_compile_file(FILE *fp, const dt_copts_t *opts);
+void dt_cprog_free(dt_cprog_t *prog);
+
+/* Print every DIFO in DTrace's -S disassembly format. */
+void dt_cprog_disassemble(const dt_cprog_t *prog, FILE *fp);
+
+/* Look up an action or aggregation by its uarg cookie (NULL if not ours). */
+const dt_caction_t *dt_cprog_action(const dt_cprog_t *prog, uint64_t uarg);
+const dt_cecb_t *dt_cprog_ecb(const dt_cprog_t *prog, uint64_t uarg);
+
+/*
+ * Build a DOF image holding only DOF_SECT_OPTDESC for every option in
+ * opts[0..DTRACEOPT_MAX) that is not DTRACEOPT_UNSET: the way a consumer
+ * hands the core its options before GO.  Returns 0 and a malloc'd image.
+ */
+int dt_dof_options(const dtrace_optval_t *opts, void **dofp, size_t *sizep);
+
+/* "D_SYNTAX" for D_SYNTAX; "D_UNKNOWN" for an unknown tag. */
+const char *dt_errtag_name(int tag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DT_COMPILE_H */
