@@ -26,6 +26,16 @@
 #include "../dtrace_abi.h"
 #include "../port.h"
 
+/*
+ * The four libc functions every kernel provides (port.h).  Declared here
+ * because the core includes no libc header; compatible repetitions of these
+ * declarations elsewhere in the core are harmless.
+ */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
 struct dtrace_state;
 struct dtrace_mstate;
 struct dtrace_action;

@@ -1,0 +1,607 @@
+/*
+ * core/buffers/buffer.c: principal buffers -- allocation, the reserve path
+ * of the switch, fill and ring policies, switching and snapshots.
+ *
+ * Who calls what, in which context:
+ *   - GO (fw, framework lock held): dtrace_state_buffers() sizes and
+ *     allocates every buffer of the state, then dtrace_buffer_activate*().
+ *   - Probe context (fw's ECB walker): dtrace_buffer_reserve() for every
+ *     record; it never allocates, never waits, and its only loops are
+ *     bounded by the buffer size (alignment padding, and the ring's walk over
+ *     the records it overwrites).
+ *   - BUFSNAP/AGGSNAP (fw's control operations, framework lock held):
+ *     dtrace_buffer_snapshot(), which swaps a CPU's halves with a cross-call
+ *     running dtrace_buffer_switch() on that CPU.
+ *
+ * Invariants:
+ *   - Only the owning CPU (in probe context, or in a cross-call on it)
+ *     writes a buffer's active half and its offset, so nothing here is
+ *     atomic.
+ *   - dtb_offset is always a multiple of 4; a record begins with its EPID,
+ *     and padding up to a record's alignment is made of DTRACE_EPIDNONE
+ *     words, which the consumer skips 4 bytes at a time.
+ *   - Ring buffers: dtb_xamot_offset (while DTRACEBUF_WRAPPED) is the offset
+ *     of the oldest record still whole; every byte from there to dtb_offset
+ *     (going around) is whole records or EPIDNONE padding, once the data is
+ *     polished at snapshot time.
+ */
+#include "../dtrace_impl.h"
+
+/* The largest buffer a size option may ask for: offsets must fit intptr_t. */
+#define DTRACE_BUFSIZE_MAX ((uint64_t)INTPTR_MAX / 2)
+
+static void dtrace_buffer_agg_reset(dtrace_buffer_t *buf);
+
+/* --- Allocation ---------------------------------------------------------- */
+
+static void
+dtrace_buffer_free_one(dtrace_buffer_t *buf)
+{
+	if (buf->dtb_xamot != NULL)
+		dtrace_port_free(buf->dtb_xamot, buf->dtb_size);
+	if (buf->dtb_tomax != NULL)
+		dtrace_port_free(buf->dtb_tomax, buf->dtb_size);
+	buf->dtb_tomax = NULL;
+	buf->dtb_xamot = NULL;
+	buf->dtb_size = 0;
+}
+
+int
+dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_cpuid_t cpu,
+		    int *factor)
+{
+	uint32_t ncpus = dtrace_port_ncpus();
+	uint64_t wanted = 0, got = 0;
+
+	*factor = 1;
+	if (cpu != DTRACE_CPU_ALL && cpu >= ncpus)
+		return DTRACE_EINVAL;
+	if (size == 0 || size > DTRACE_BUFSIZE_MAX)
+		return DTRACE_ENOMEM;
+
+	for (dtrace_cpuid_t c = 0; c < ncpus; c++) {
+		dtrace_buffer_t *buf = &bufs[c];
+
+		if (cpu != DTRACE_CPU_ALL && c != cpu)
+			continue;
+		/* A buffer already there (a CPU brought back) keeps its size. */
+		if (buf->dtb_tomax != NULL)
+			continue;
+		if ((buf->dtb_tomax = dtrace_port_zalloc(size)) == NULL)
+			goto err;
+		buf->dtb_size = size;
+		buf->dtb_flags = flags;
+		buf->dtb_offset = 0;
+		buf->dtb_drops = 0;
+		buf->dtb_errors = 0;
+		buf->dtb_xamot_offset = 0;
+		buf->dtb_xamot_drops = 0;
+		buf->dtb_xamot_errors = 0;
+		if (!(flags & DTRACEBUF_NOSWITCH) &&
+		    (buf->dtb_xamot = dtrace_port_zalloc(size)) == NULL)
+			goto err;
+		if (flags & DTRACEBUF_AGGREGATION)
+			dtrace_buffer_agg_reset(buf);
+	}
+	return 0;
+
+err:
+	/*
+	 * All or nothing.  Tell the caller how far short we fell, so that it
+	 * can shrink by more than half when memory is much scarcer than asked.
+	 */
+	for (dtrace_cpuid_t c = 0; c < ncpus; c++) {
+		dtrace_buffer_t *buf = &bufs[c];
+
+		if (cpu != DTRACE_CPU_ALL && c != cpu)
+			continue;
+		wanted += (flags & DTRACEBUF_NOSWITCH) ? 1 : 2;
+		got += (buf->dtb_tomax != NULL) + (buf->dtb_xamot != NULL);
+		dtrace_buffer_free_one(buf);
+	}
+	*factor = (int)(wanted / (got > 0 ? got : 1));
+	return DTRACE_ENOMEM;
+}
+
+void
+dtrace_buffer_free(dtrace_buffer_t *bufs)
+{
+	if (bufs == NULL)
+		return;
+	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++)
+		dtrace_buffer_free_one(&bufs[c]);
+}
+
+int
+dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, int which)
+{
+	dtrace_optval_t *opt = state->dts_options;
+	dtrace_cpuid_t cpu = DTRACE_CPU_ALL;
+	uint32_t flags = 0;
+	int64_t divisor = 1;
+	int factor, rval;
+
+	if (opt[which] == DTRACEOPT_UNSET || opt[which] == 0)
+		return 0;
+	if (opt[DTRACEOPT_CPU] != DTRACEOPT_UNSET) {
+		if (opt[DTRACEOPT_CPU] < 0 || opt[DTRACEOPT_CPU] >= (dtrace_optval_t)UINT32_MAX)
+			return DTRACE_EINVAL;
+		cpu = (dtrace_cpuid_t)opt[DTRACEOPT_CPU];
+	}
+
+	switch (which) {
+	case DTRACEOPT_SPECSIZE:
+		flags |= DTRACEBUF_NOSWITCH;
+		break;
+	case DTRACEOPT_AGGSIZE:
+		flags |= DTRACEBUF_AGGREGATION;
+		break;
+	case DTRACEOPT_BUFSIZE:
+		if (opt[DTRACEOPT_BUFPOLICY] == DTRACEOPT_BUFPOLICY_RING)
+			flags |= DTRACEBUF_RING;
+		if (opt[DTRACEOPT_BUFPOLICY] == DTRACEOPT_BUFPOLICY_FILL)
+			flags |= DTRACEBUF_FILL;
+		/* Records only start once GO has fired BEGIN (see activate). */
+		if (state->dts_activity != DTRACE_ACTIVITY_ACTIVE)
+			flags |= DTRACEBUF_INACTIVE;
+		break;
+	default:
+		return DTRACE_EINVAL;
+	}
+
+	/*
+	 * DTrace's sizing: round down to 8 bytes; never below the END/ERROR
+	 * reserve (E2BIG, so the consumer can tell it from ENOMEM); on ENOMEM
+	 * shrink by the smallest power of two covering the shortfall, unless
+	 * the consumer asked for bufresize=manual.
+	 */
+	for (int64_t size = opt[which]; size >= (int64_t)sizeof(uint64_t); size /= divisor) {
+		size &= ~(int64_t)(sizeof(uint64_t) - 1);
+		if ((uint64_t)size < state->dts_reserve)
+			return DTRACE_E2BIG;
+		if ((uint64_t)size > DTRACE_BUFSIZE_MAX)
+			size = (int64_t)DTRACE_BUFSIZE_MAX & ~(int64_t)7;
+
+		rval = dtrace_buffer_alloc(bufs, (size_t)size, flags, cpu, &factor);
+		if (rval != DTRACE_ENOMEM) {
+			if (rval == 0)
+				opt[which] = size;
+			return rval;
+		}
+		if (opt[DTRACEOPT_BUFRESIZE] == DTRACEOPT_BUFRESIZE_MANUAL)
+			return rval;
+		for (divisor = 2; divisor < factor; divisor <<= 1)
+			continue;
+	}
+	return DTRACE_ENOMEM;
+}
+
+static dtrace_buffer_t *
+dtrace_buffer_array(void)
+{
+	return dtrace_port_zalloc((size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
+}
+
+static void
+dtrace_buffer_array_free(dtrace_buffer_t *bufs)
+{
+	if (bufs == NULL)
+		return;
+	dtrace_buffer_free(bufs);
+	dtrace_port_free(bufs, (size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
+}
+
+void
+dtrace_state_buffers_free(dtrace_state_t *state)
+{
+	dtrace_buffer_array_free(state->dts_buffer);
+	dtrace_buffer_array_free(state->dts_aggbuffer);
+	state->dts_buffer = NULL;
+	state->dts_aggbuffer = NULL;
+
+	if (state->dts_speculations != NULL) {
+		for (int i = 0; i < state->dts_nspeculations; i++)
+			dtrace_buffer_array_free(state->dts_speculations[i].dtsp_buffer);
+		dtrace_port_free(state->dts_speculations,
+				 (size_t)state->dts_nspeculations * sizeof(dtrace_speculation_t));
+	}
+	state->dts_speculations = NULL;
+	state->dts_nspeculations = 0;
+}
+
+int
+dtrace_state_buffers(dtrace_state_t *state)
+{
+	dtrace_optval_t nspec = state->dts_options[DTRACEOPT_NSPEC];
+	int rval = DTRACE_ENOMEM;
+
+	if (nspec == DTRACEOPT_UNSET)
+		nspec = DTRACE_NSPEC_DEFAULT;
+	if (nspec < 0 || nspec > INT32_MAX)
+		return DTRACE_ENOMEM; /* as DTrace: no such number of speculations */
+
+	if (state->dts_buffer == NULL && (state->dts_buffer = dtrace_buffer_array()) == NULL)
+		goto err;
+	if (state->dts_aggbuffer == NULL &&
+	    (state->dts_aggbuffer = dtrace_buffer_array()) == NULL)
+		goto err;
+
+	/* The number of speculations is never resized: fail if it cannot be had. */
+	if (state->dts_speculations == NULL && nspec > 0) {
+		state->dts_speculations = dtrace_port_zalloc((size_t)nspec * sizeof(dtrace_speculation_t));
+		if (state->dts_speculations == NULL)
+			goto err;
+		state->dts_nspeculations = (int)nspec;
+		for (int i = 0; i < state->dts_nspeculations; i++) {
+			state->dts_speculations[i].dtsp_buffer = dtrace_buffer_array();
+			if (state->dts_speculations[i].dtsp_buffer == NULL)
+				goto err;
+		}
+	}
+
+	if ((rval = dtrace_state_buffer(state, state->dts_buffer, DTRACEOPT_BUFSIZE)) != 0)
+		goto err;
+	if ((rval = dtrace_state_buffer(state, state->dts_aggbuffer, DTRACEOPT_AGGSIZE)) != 0)
+		goto err;
+	for (int i = 0; i < state->dts_nspeculations; i++) {
+		rval = dtrace_state_buffer(state, state->dts_speculations[i].dtsp_buffer,
+					   DTRACEOPT_SPECSIZE);
+		if (rval != 0)
+			goto err;
+	}
+	return 0;
+
+err:
+	dtrace_state_buffers_free(state);
+	return rval;
+}
+
+/* --- Activation ---------------------------------------------------------- */
+
+typedef struct dtrace_buffer_xarg {
+	dtrace_state_t *dbx_state;
+	dtrace_cpuid_t dbx_cpu;
+} dtrace_buffer_xarg_t;
+
+static void
+dtrace_buffer_activate_xcall(void *arg)
+{
+	dtrace_buffer_xarg_t *xa = arg;
+
+	dtrace_buffer_activate_cpu(xa->dbx_state, xa->dbx_cpu);
+}
+
+void
+dtrace_buffer_activate_cpu(dtrace_state_t *state, dtrace_cpuid_t cpu)
+{
+	dtrace_buffer_t *buf;
+
+	if (state->dts_buffer == NULL || cpu >= dtrace_port_ncpus())
+		return;
+	buf = &state->dts_buffer[cpu];
+	/* The BEGIN CPU was activated by hand already: clearing again is harmless. */
+	if (buf->dtb_tomax != NULL)
+		buf->dtb_flags &= ~DTRACEBUF_INACTIVE;
+}
+
+void
+dtrace_buffer_activate(dtrace_state_t *state)
+{
+	/*
+	 * One cross-call per CPU, each clearing the flag with that CPU
+	 * exclusive: no CPU can be half-way down a probe's ECB chain when its
+	 * buffer starts accepting records, so every CPU goes from recording
+	 * none of the state's ECBs to recording all of them.
+	 */
+	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++) {
+		dtrace_buffer_xarg_t xa = {state, c};
+
+		dtrace_port_xcall(c, dtrace_buffer_activate_xcall, &xa);
+	}
+}
+
+/* --- Reservation (probe context) ------------------------------------------- */
+
+/* Pad from `offs` up to `align` with EPIDNONE words; returns the new offset. */
+static inline uint64_t
+dtrace_buffer_pad(char *tomax, uint64_t offs, size_t align)
+{
+	while (offs & (align - 1)) {
+		uint32_t none = DTRACE_EPIDNONE;
+
+		memcpy(tomax + offs, &none, sizeof(none));
+		offs += sizeof(uint32_t);
+	}
+	return offs;
+}
+
+/*
+ * Ring policy: make room for `total` bytes (padding included) at `offs` by
+ * moving the oldest-record offset past every record the new one will
+ * overwrite.  Returns the (possibly wrapped to 0) offset to store at, or -1
+ * when the record cannot fit in the buffer at all.
+ */
+static intptr_t
+dtrace_buffer_ring_advance(dtrace_buffer_t *buf, uint64_t offs, uint64_t *totalp, uint64_t needed,
+			   dtrace_state_t *state)
+{
+	char *tomax = buf->dtb_tomax;
+	uint64_t total = *totalp;
+	uint64_t woffs = buf->dtb_xamot_offset;
+
+	if (offs + total > buf->dtb_size) {
+		if (total > buf->dtb_size) {
+			dtrace_buffer_drop(buf);
+			return -1;
+		}
+		/*
+		 * Wrap to the top.  The oldest record moves to 0 unless an
+		 * earlier reservation already wrapped without being committed
+		 * (the oldest offset is then below us and still right).
+		 */
+		if (!(buf->dtb_flags & DTRACEBUF_WRAPPED) || woffs >= offs)
+			woffs = 0;
+		/* Old records' tails between here and the end must not be read. */
+		memset(tomax + offs, 0, buf->dtb_size - offs);
+		offs = 0;
+		total = needed; /* the top of the buffer is aligned */
+		buf->dtb_flags |= DTRACEBUF_WRAPPED;
+	} else if (woffs < offs) {
+		/*
+		 * An uncommitted reservation wrapped earlier and the oldest
+		 * offset was left behind us: we do not reach it.
+		 */
+		*totalp = total;
+		return (intptr_t)offs;
+	}
+
+	/*
+	 * Step the oldest offset over the records we will overwrite.  Bounded:
+	 * every step advances by at least 4 bytes within the buffer.
+	 */
+	while (offs + total > woffs) {
+		dtrace_epid_t epid;
+		uint64_t size;
+
+		memcpy(&epid, tomax + woffs, sizeof(epid));
+		if (epid == DTRACE_EPIDNONE || epid > state->dts_necbs ||
+		    state->dts_ecbs[epid - 1] == NULL || state->dts_ecbs[epid - 1]->dte_size == 0)
+			size = sizeof(uint32_t);
+		else
+			size = state->dts_ecbs[epid - 1]->dte_size;
+
+		if (woffs + size >= buf->dtb_size) {
+			/*
+			 * That was the last record before the end.  If we are
+			 * storing at 0, the new record plus the one it
+			 * overwrites exceed the buffer: nothing old survives, so
+			 * the buffer is as if it had never wrapped.
+			 */
+			if (offs == 0) {
+				buf->dtb_flags &= ~DTRACEBUF_WRAPPED;
+				buf->dtb_offset = 0;
+				memset(tomax + total, 0, buf->dtb_size - total);
+			}
+			woffs = 0;
+			break;
+		}
+		woffs += size;
+	}
+	buf->dtb_xamot_offset = woffs;
+	*totalp = total;
+	return (intptr_t)offs;
+}
+
+intptr_t
+dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align, dtrace_state_t *state,
+		      dtrace_mstate_t *mstate)
+{
+	uint64_t offs = buf->dtb_offset;
+	char *tomax;
+
+	if (buf->dtb_flags & DTRACEBUF_INACTIVE)
+		return -1;
+	if ((tomax = buf->dtb_tomax) == NULL) {
+		dtrace_buffer_drop(buf);
+		return -1;
+	}
+
+	if (!(buf->dtb_flags & (DTRACEBUF_RING | DTRACEBUF_FILL))) {
+		/* The switch policy (and speculation buffers): the common path. */
+		uint64_t end;
+
+		offs = dtrace_buffer_pad(tomax, offs, align);
+		if ((end = offs + needed) > buf->dtb_size) {
+			dtrace_buffer_drop(buf);
+			return -1;
+		}
+		if (mstate != NULL) {
+			mstate->dtms_scratch_base = (uintptr_t)tomax + end;
+			mstate->dtms_scratch_size = buf->dtb_size - end;
+			mstate->dtms_scratch_ptr = mstate->dtms_scratch_base;
+		}
+		return (intptr_t)offs;
+	}
+
+	if (buf->dtb_flags & DTRACEBUF_FILL) {
+		/* Once full, only END and ERROR (in COOLDOWN) use the reserve. */
+		if (state->dts_activity != DTRACE_ACTIVITY_COOLDOWN &&
+		    (buf->dtb_flags & DTRACEBUF_FULL))
+			return -1;
+	} else {
+		uint64_t total = needed + (offs & (align - 1));
+
+		if ((buf->dtb_flags & DTRACEBUF_WRAPPED) || offs + total > buf->dtb_size) {
+			intptr_t r = dtrace_buffer_ring_advance(buf, offs, &total, needed, state);
+
+			if (r < 0)
+				return -1;
+			offs = (uint64_t)r;
+		}
+	}
+
+	offs = dtrace_buffer_pad(tomax, offs, align);
+
+	if (buf->dtb_flags & DTRACEBUF_FILL) {
+		/*
+		 * The END/ERROR reserve stays free until COOLDOWN (when fw sets
+		 * dts_reserve to 0).  A full fill buffer stops the state: the
+		 * consumer sees dtst_filled and stops it, as in DTrace.
+		 */
+		if (offs + needed > buf->dtb_size - (state->dts_reserve < buf->dtb_size ? state->dts_reserve : buf->dtb_size)) {
+			buf->dtb_flags |= DTRACEBUF_FULL;
+			return -1;
+		}
+	}
+
+	if (mstate != NULL) {
+		/* Ring and fill buffers never switch: their other half is scratch. */
+		mstate->dtms_scratch_base = (uintptr_t)buf->dtb_xamot;
+		mstate->dtms_scratch_size = buf->dtb_xamot != NULL ? buf->dtb_size : 0;
+		mstate->dtms_scratch_ptr = mstate->dtms_scratch_base;
+	}
+	return (intptr_t)offs;
+}
+
+/* --- Switching and snapshots --------------------------------------------- */
+
+void
+dtrace_buffer_switch(dtrace_buffer_t *buf)
+{
+	char *tomax = buf->dtb_tomax;
+	uint64_t now = dtrace_port_gethrtime();
+
+	buf->dtb_tomax = buf->dtb_xamot;
+	buf->dtb_xamot = tomax;
+	buf->dtb_xamot_drops = buf->dtb_drops;
+	buf->dtb_xamot_offset = buf->dtb_offset;
+	buf->dtb_xamot_errors = buf->dtb_errors;
+	buf->dtb_xamot_flags = buf->dtb_flags;
+	buf->dtb_offset = 0;
+	buf->dtb_drops = 0;
+	buf->dtb_errors = 0;
+	buf->dtb_flags &= ~DTRACEBUF_DROPPED;
+	buf->dtb_interval = now - buf->dtb_switched;
+	buf->dtb_switched = now;
+	if (buf->dtb_flags & DTRACEBUF_AGGREGATION)
+		dtrace_buffer_agg_reset(buf);
+}
+
+/*
+ * A wrapped ring buffer may hold a gap between the newest record and the
+ * oldest (alignment, or a reservation that was never committed): zero it so
+ * that the consumer reads it as EPIDNONE padding.
+ */
+static void
+dtrace_buffer_polish(dtrace_buffer_t *buf)
+{
+	uint64_t offs = buf->dtb_offset, oldest = buf->dtb_xamot_offset;
+
+	if (!(buf->dtb_flags & DTRACEBUF_WRAPPED))
+		return;
+	if (offs < oldest)
+		memset(buf->dtb_tomax + offs, 0, oldest - offs);
+	if (offs > oldest) {
+		memset(buf->dtb_tomax + offs, 0, buf->dtb_size - offs);
+		memset(buf->dtb_tomax, 0, oldest);
+	}
+}
+
+int
+dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufdesc_t *desc)
+{
+	dtrace_buffer_t *buf;
+	char *cached;
+
+	if (desc->dtbd_cpu >= dtrace_port_ncpus())
+		return DTRACE_EINVAL;
+	if (bufs == NULL)
+		return DTRACE_ENOENT;
+	buf = &bufs[desc->dtbd_cpu];
+
+	if (buf->dtb_flags & (DTRACEBUF_RING | DTRACEBUF_FILL)) {
+		uint64_t sz = buf->dtb_offset;
+
+		/* Read in place, so only once probes can no longer write. */
+		if (state->dts_activity != DTRACE_ACTIVITY_STOPPED)
+			return DTRACE_EBUSY;
+		if (buf->dtb_flags & DTRACEBUF_CONSUMED) {
+			desc->dtbd_size = 0;
+			desc->dtbd_drops = 0;
+			desc->dtbd_errors = 0;
+			desc->dtbd_oldest = 0;
+			return 0;
+		}
+		if (desc->dtbd_size < buf->dtb_size)
+			return DTRACE_ENOSPC;
+		if (buf->dtb_flags & DTRACEBUF_WRAPPED) {
+			dtrace_buffer_polish(buf);
+			sz = buf->dtb_size;
+		}
+		if (sz != 0)
+			memcpy(desc->dtbd_data, buf->dtb_tomax, sz);
+		desc->dtbd_size = sz;
+		desc->dtbd_drops = buf->dtb_drops;
+		desc->dtbd_errors = buf->dtb_errors;
+		desc->dtbd_oldest = buf->dtb_xamot_offset;
+		desc->dtbd_timestamp = dtrace_port_gethrtime();
+		buf->dtb_flags |= DTRACEBUF_CONSUMED;
+		return 0;
+	}
+
+	if (buf->dtb_tomax == NULL || buf->dtb_xamot == NULL)
+		return DTRACE_ENOENT;
+	if (desc->dtbd_size < buf->dtb_size)
+		return DTRACE_ENOSPC;
+
+	cached = buf->dtb_tomax;
+	dtrace_port_xcall(desc->dtbd_cpu, (dtrace_xcall_fn_t)dtrace_buffer_switch, buf);
+	state->dts_errors += buf->dtb_xamot_errors;
+	/* A CPU the port could not reach did not switch: nothing to read. */
+	if (buf->dtb_tomax == cached)
+		return DTRACE_ENOENT;
+
+	if (buf->dtb_xamot_offset != 0)
+		memcpy(desc->dtbd_data, buf->dtb_xamot, buf->dtb_xamot_offset);
+	desc->dtbd_size = buf->dtb_xamot_offset;
+	desc->dtbd_drops = buf->dtb_xamot_drops;
+	desc->dtbd_errors = buf->dtb_xamot_errors;
+	desc->dtbd_oldest = 0;
+	desc->dtbd_timestamp = buf->dtb_switched;
+	return 0;
+}
+
+/* --- Aggregation buffers' key index ------------------------------------- */
+
+/*
+ * Layout of the active half of an aggregation buffer:
+ *
+ *   0 .. dtb_offset          entries (key + value), what the consumer reads
+ *   ... free ...
+ *   dtb_agg_free .. hash     key entries (dtrace_aggkey_t), growing down
+ *   dtb_agg_hash .. size     bucket array: uint32_t index + 1 of the first
+ *                            key entry of each chain, 0 for none
+ *
+ * About 1/64 of the buffer goes to buckets (DTrace gives 1/8 to pointers),
+ * rounded down to a power of two so the bucket is a mask, not a divide.
+ */
+static void
+dtrace_buffer_agg_reset(dtrace_buffer_t *buf)
+{
+	uint64_t nbuckets = 1;
+
+	while (nbuckets * 2 <= buf->dtb_size / 64 && nbuckets * 2 <= (1u << 31))
+		nbuckets *= 2;
+	buf->dtb_agg_nkeys = 0;
+	if (nbuckets * sizeof(uint32_t) > buf->dtb_size) {
+		/* A ludicrously small buffer: every aggregation drops. */
+		buf->dtb_agg_hashmask = 0;
+		buf->dtb_agg_hash = buf->dtb_size;
+		buf->dtb_agg_free = 0;
+		return;
+	}
+	buf->dtb_agg_hashmask = (uint32_t)(nbuckets - 1);
+	buf->dtb_agg_hash = buf->dtb_size - nbuckets * sizeof(uint32_t);
+	buf->dtb_agg_free = buf->dtb_agg_hash;
+	memset(buf->dtb_tomax + buf->dtb_agg_hash, 0, nbuckets * sizeof(uint32_t));
+}
