@@ -35,6 +35,8 @@ struct dtrace_vstate;
 struct dtrace_buffer;
 struct dtrace_aggregation;
 struct dtrace_speculation;
+/* Defined by buffers/buffer_impl.h; C11 allows the typedef to repeat. */
+typedef struct dtrace_speculation dtrace_speculation_t;
 
 #include "dif/dif_impl.h"
 #include "buffers/buffer_impl.h"
@@ -144,6 +146,9 @@ typedef struct dtrace_ecb {
 	struct dtrace_ecb *dte_next;	   /* next on the probe's chain */
 	int dte_cond;			   /* DTRACE_COND_* this ECB requires */
 } dtrace_ecb_t;
+
+/* Aggregations are defined with the ECB code; repeated typedef as above. */
+typedef struct dtrace_aggregation dtrace_aggregation_t;
 
 /* --- Consumer state ----------------------------------------------------- */
 
