@@ -1,0 +1,44 @@
+/*
+ * isa/x86_64/stack.c: frame-pointer stack walk on x86_64.
+ *
+ * With frame pointers, %rbp points at the saved %rbp of the caller and the
+ * return address sits one word above it.  Every load goes through the
+ * nofault primitives, and the walk is bounded by `max` and by requiring
+ * each frame to lie above the previous one, so a corrupt chain ends the
+ * walk instead of looping or faulting.  Probe context: yes.
+ */
+#include "isa.h"
+
+#define FRAME_RA_OFFSET 8 /* return address relative to the frame pointer */
+
+uint64_t
+isa_frame_return_address(uintptr_t fp)
+{
+	isa_nofault_result_t r;
+
+	if (fp == 0 || (fp & 7) != 0)
+		return 0;
+	r = isa_nofault_load64(fp + FRAME_RA_OFFSET);
+	return r.fault ? 0 : r.value;
+}
+
+int
+isa_fp_walk(uintptr_t fp, uint64_t *pcs, int max)
+{
+	isa_nofault_result_t next, ra;
+	int n = 0;
+
+	while (n < max && fp != 0 && (fp & 7) == 0) {
+		ra = isa_nofault_load64(fp + FRAME_RA_OFFSET);
+		if (ra.fault || ra.value == 0)
+			break;
+		if (pcs != NULL)
+			pcs[n] = ra.value;
+		n++;
+		next = isa_nofault_load64(fp);
+		if (next.fault || next.value <= fp)
+			break;
+		fp = next.value;
+	}
+	return n;
+}

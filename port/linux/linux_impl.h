@@ -1,0 +1,152 @@
+/*
+ * port/linux/linux_impl.h: what the Linux user-space host's files share.
+ *
+ * The host runs the core as a library.  Its state lives in two places:
+ *   - the ARENA, one memfd mapped at the same address in every process
+ *     that takes part (consumer and agents), holding every allocation the
+ *     core makes, the CPU slots and the core's two locks, so that core
+ *     pointers mean the same thing everywhere;
+ *   - per-thread facts in initial-exec TLS, which signal handlers may read
+ *     without allocating (pid/tid caches, the thread's home slot, the
+ *     registers of the interrupted context, posted raise/stop).
+ * Nothing here includes core/dtrace_impl.h: the port sees the core only
+ * through core/port.h and core/dtrace.h.
+ */
+#ifndef DTRACE_PORT_LINUX_IMPL_H
+#define DTRACE_PORT_LINUX_IMPL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <ucontext.h>
+
+#include "isa.h"
+#include "port.h"
+
+/* Initial-exec TLS: a fixed offset from the thread pointer, never allocated
+ * lazily, so signal handlers may use it. */
+#define LINUX_TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* ---- CPU slots ---------------------------------------------------------- */
+
+/* Each slot on its own cache line: busy and owner hold (pid << 32 | tid)
+ * of the thread using it (0: free). */
+typedef struct linux_slot {
+	_Atomic uint64_t ls_busy;  /* holder while in probe context or a cross-call */
+	_Atomic uint64_t ls_owner; /* thread that claimed it as its home slot */
+	uint64_t ls_pad[6];
+} linux_slot_t;
+
+#define LINUX_SLOTS_PER_CPU 4
+#define LINUX_MAX_SLOTS 256
+
+/* ---- The arena ----------------------------------------------------------- */
+
+#define LINUX_ARENA_MAGIC 0x44547261636541ULL /* "DTraceA" */
+#define LINUX_ARENA_NCLASSES 12		       /* small blocks 16 B .. 32 KiB */
+
+typedef struct linux_arena_hdr {
+	uint64_t la_magic;
+	uint64_t la_size;  /* bytes mapped */
+	uintptr_t la_base; /* address it is mapped at in every process */
+	uint32_t la_nslots;
+	uint32_t la_pagesize;
+	pthread_mutex_t la_alloc_lock; /* robust, process-shared */
+	uintptr_t la_bump;	       /* first never-used byte */
+	uintptr_t la_small[LINUX_ARENA_NCLASSES]; /* free lists of small blocks */
+	uintptr_t la_extents;			 /* address-ordered free extents */
+	uint64_t la_inuse;			 /* bytes handed out */
+	pthread_mutex_t la_locks[DTRACE_NLOCKS];	 /* the core's locks */
+	_Atomic uint64_t la_lock_owner[DTRACE_NLOCKS]; /* (pid << 32 | tid) */
+	linux_slot_t la_slots[LINUX_MAX_SLOTS] __attribute__((aligned(64)));
+} linux_arena_hdr_t;
+
+extern linux_arena_hdr_t *linux_arena;
+
+/* Create the arena (size 0: the default) and make it this process's. */
+int linux_arena_create(size_t size);
+/* Map an existing arena from its memfd at the address it was created at. */
+int linux_arena_attach(int fd);
+int linux_arena_fd(void);
+void linux_arena_destroy(void);
+bool linux_arena_contains(uintptr_t addr, size_t len);
+
+/* ---- The current thread ------------------------------------------------- */
+
+/* (pid << 32 | tid) of the calling thread, cached; safe in signal handlers. */
+uint64_t linux_self_id(void);
+pid_t linux_self_pid(void);
+pid_t linux_self_tid(void);
+/* Forget cached ids and the home slot (the child side of fork). */
+void linux_thread_forget(void);
+/* Read the process's name for execname (outside probe context). */
+void linux_thread_refresh_execname(void);
+
+/* Registers of the context a probe interrupted, set by the signal handler
+ * that fires it for the duration of dtrace_probe(); NULL otherwise. */
+extern LINUX_TLS const isa_regs_t *linux_trap_regs;
+
+/* ---- Slots --------------------------------------------------------------- */
+
+void linux_slots_init(uint32_t nslots);
+/* Signals posted by raise()/stop() and delivered when the thread leaves
+ * probe context. */
+extern LINUX_TLS int linux_pending_signal;
+extern LINUX_TLS bool linux_pending_stop;
+
+/* ---- Traps and signal handlers ------------------------------------------ */
+
+int linux_trap_install(void);
+void linux_trap_uninstall(void);
+
+/* A breakpoint handler: `site` is the patched instruction's address.  It
+ * returns true if the trap was its own, after setting the context's PC
+ * (linux_mcontext_set_pc) to where the thread must resume. */
+typedef bool (*linux_breakpoint_fn_t)(uintptr_t site, ucontext_t *uc);
+void linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn);
+
+/* Fault codes the SIGSEGV/SIGBUS handler hands to the nofault primitives. */
+#define LINUX_NOFAULT_BADADDR 1
+#define LINUX_NOFAULT_BADALIGN 2
+
+/* ---- ucontext <-> isa_regs_t (port/linux/mcontext_<isa>.c) -------------- */
+
+void linux_mcontext_to_regs(const ucontext_t *uc, isa_regs_t *regs);
+uintptr_t linux_mcontext_pc(const ucontext_t *uc);
+void linux_mcontext_set_pc(ucontext_t *uc, uintptr_t pc);
+/* Resume a faulted nofault primitive at isa_nofault_pad returning
+ * {addr, code}. */
+void linux_mcontext_nofault_resume(ucontext_t *uc, uintptr_t addr, uint64_t code);
+
+/* ---- Per-CPU periodic signals (profile/tick) ---------------------------- */
+
+/*
+ * A cpu timer calls fire(arg, regs) every interval_ns in a signal handler
+ * (probe context) of a thread pinned to each online CPU (all_cpus) or of
+ * one such thread.  regs are the interrupted registers.
+ */
+typedef void (*linux_cputimer_fn_t)(void *arg, const isa_regs_t *regs);
+typedef struct linux_cputimer linux_cputimer_t;
+
+int linux_cputimer_start(bool all_cpus, uint64_t interval_ns, linux_cputimer_fn_t fire, void *arg,
+			 linux_cputimer_t **tp);
+/* Stop it; when this returns no call of fire is running or will start. */
+void linux_cputimer_stop(linux_cputimer_t *t);
+/* Number of online CPUs the timers run on. */
+uint32_t linux_cputimer_ncpus(void);
+/* Join the pinned threads (host teardown; no timer may be running). */
+void linux_cputimer_shutdown(void);
+
+/* ---- profile/tick provider ----------------------------------------------- */
+
+int linux_profile_register(void);
+/* "profile-97" -> kind 0 (profile) or 1 (tick) and the interval in ns;
+ * false if the name is not a valid profile probe name. */
+bool linux_profile_parse(const char *name, int *kind, uint64_t *interval);
+int linux_profile_unregister(void);
+
+#endif /* DTRACE_PORT_LINUX_IMPL_H */

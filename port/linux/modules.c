@@ -1,0 +1,172 @@
+/*
+ * port/linux/modules.c: the process's loaded objects and their symbols
+ * (port.h section 5).
+ *
+ * Modules come from dl_iterate_phdr: one per loaded object, named by the
+ * file's base name (the main program by /proc/self/exe), its load bias,
+ * and its executable PT_LOAD as text.  They are copied out first and the
+ * callback runs after the loader's lock is dropped, so callbacks may do
+ * anything (open files, walk symbols).  Symbols are read from the file
+ * with libelf: .symtab when the file has one, else .dynsym; functions
+ * (STT_FUNC, STT_GNU_IFUNC) that are defined in the object.  The vDSO has
+ * no file and so no symbols here.  Probe context: no.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+typedef struct module_list {
+	dtrace_port_module_t *ml_mods;
+	size_t ml_n, ml_cap;
+	char ml_exe[PATH_MAX];
+	int ml_err;
+} module_list_t;
+
+static int
+collect_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	module_list_t *ml = arg;
+	dtrace_port_module_t *m, *grown;
+	const char *path = info->dlpi_name, *slash;
+	int i;
+
+	(void)size;
+	if (ml->ml_n == ml->ml_cap) {
+		size_t cap = ml->ml_cap ? ml->ml_cap * 2 : 32;
+		grown = realloc(ml->ml_mods, cap * sizeof(*grown));
+		if (grown == NULL) {
+			ml->ml_err = DTRACE_ENOMEM;
+			return 1;
+		}
+		ml->ml_mods = grown;
+		ml->ml_cap = cap;
+	}
+	m = &ml->ml_mods[ml->ml_n];
+	memset(m, 0, sizeof(*m));
+	if (path == NULL || path[0] == '\0') {
+		/* The first object with no name is the main program. */
+		if (ml->ml_n != 0 || ml->ml_exe[0] == '\0')
+			return 0;
+		path = ml->ml_exe;
+	}
+	m->dpm_base = (uintptr_t)info->dlpi_addr;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			m->dpm_text = m->dpm_base + ph->p_vaddr;
+			m->dpm_textsize = ph->p_memsz;
+			break;
+		}
+	}
+	slash = strrchr(path, '/');
+	m->dpm_name = strdup(slash != NULL ? slash + 1 : path);
+	/* Names without a slash (linux-vdso.so.1) are not files. */
+	m->dpm_path = slash != NULL ? strdup(path) : NULL;
+	if (m->dpm_name == NULL || (slash != NULL && m->dpm_path == NULL)) {
+		ml->ml_err = DTRACE_ENOMEM;
+		return 1;
+	}
+	ml->ml_n++;
+	return 0;
+}
+
+int
+dtrace_port_module_iter(void *as, dtrace_port_module_fn_t cb, void *arg)
+{
+	module_list_t ml;
+	ssize_t n;
+	size_t i;
+	int rv = 0;
+
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	memset(&ml, 0, sizeof(ml));
+	n = readlink("/proc/self/exe", ml.ml_exe, sizeof(ml.ml_exe) - 1);
+	ml.ml_exe[n > 0 ? n : 0] = '\0';
+	dl_iterate_phdr(collect_one, &ml);
+	if (ml.ml_err == 0)
+		for (i = 0; i < ml.ml_n && rv == 0; i++)
+			rv = cb(&ml.ml_mods[i], arg);
+	for (i = 0; i < ml.ml_n; i++) {
+		free((void *)ml.ml_mods[i].dpm_name);
+		free((void *)ml.ml_mods[i].dpm_path);
+	}
+	free(ml.ml_mods);
+	return ml.ml_err != 0 ? ml.ml_err : rv;
+}
+
+/* Call cb for each defined function of one symbol table. */
+static int
+walk_symtab(Elf *elf, Elf_Scn *scn, const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb,
+	    void *arg)
+{
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *data;
+	size_t i, nsyms;
+	const char *name;
+	int rv;
+
+	if (gelf_getshdr(scn, &sh) == NULL || sh.sh_entsize == 0)
+		return 0;
+	if ((data = elf_getdata(scn, NULL)) == NULL)
+		return 0;
+	nsyms = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < nsyms; i++) {
+		if (gelf_getsym(data, (int)i, &sym) == NULL)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (name == NULL || name[0] == '\0')
+			continue;
+		rv = cb(name, mod->dpm_base + (uintptr_t)sym.st_value, (size_t)sym.st_size, arg);
+		if (rv != 0)
+			return rv;
+	}
+	return 0;
+}
+
+int
+dtrace_port_symbol_iter(const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb, void *arg)
+{
+	Elf_Scn *scn, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd, rv;
+
+	if (mod->dpm_path == NULL)
+		return 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return DTRACE_ENOTSUP;
+	if ((fd = open(mod->dpm_path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
+		close(fd);
+		return DTRACE_EINVAL;
+	}
+	for (scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	rv = walk_symtab(elf, symtab != NULL ? symtab : dynsym, mod, cb, arg);
+	elf_end(elf);
+	close(fd);
+	return rv;
+}

@@ -1,0 +1,216 @@
+/*
+ * port/linux/slots.c: CPU slots, probe context and cross-calls (port.h 1).
+ *
+ * The core keeps per-CPU buffers; in user space a "CPU" is a slot in the
+ * arena that a thread holds while in probe context.  Each thread has a
+ * home slot, claimed on its first probe: it takes a slot no live thread
+ * owns (scanning all of them once, then once more reclaiming slots whose
+ * owner has died), or, when every slot is owned, shares one chosen by its
+ * tid.  Ownership is released when the thread exits and forgotten in a
+ * forked child.
+ *
+ * Entering probe context is one compare-and-swap of the home slot's busy
+ * word from 0 to the thread's id; it never waits.  It fails when the slot
+ * is busy: the thread itself is already in probe context (a signal
+ * interrupted a probe: recursion), another thread sharing the slot is, or a
+ * cross-call holds it.  The core counts that as a drop.
+ *
+ * A cross-call takes each target slot's busy word the same way but waits
+ * for it (yielding), so fn runs with the slot idle and held; a holder that
+ * has died (its tid is gone) is taken over so a crashed process cannot
+ * block the consumer.  The number of slots is fixed when the arena is
+ * created: LINUX_SLOTS_PER_CPU per configured processor, at most
+ * LINUX_MAX_SLOTS, so that threads outnumbering processors rarely share.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+static LINUX_TLS int32_t home_slot = -1;
+static LINUX_TLS bool home_owned;
+LINUX_TLS int linux_pending_signal;
+LINUX_TLS bool linux_pending_stop;
+
+static pthread_key_t slot_key;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+
+static bool
+holder_alive(uint64_t id)
+{
+	pid_t pid = (pid_t)(id >> 32), tid = (pid_t)(uint32_t)id;
+
+	return !(syscall(SYS_tgkill, pid, tid, 0) != 0 && errno == ESRCH);
+}
+
+/* Thread exit: give the home slot back. */
+static void
+slot_release(void *unused)
+{
+	uint64_t me = linux_self_id();
+
+	(void)unused;
+	if (home_owned && linux_arena != NULL && home_slot >= 0)
+		atomic_compare_exchange_strong(&linux_arena->la_slots[home_slot].ls_owner, &me, 0);
+	home_owned = false;
+	home_slot = -1;
+}
+
+static void
+slot_atfork_child(void)
+{
+	linux_thread_forget();
+	home_slot = -1;
+	home_owned = false;
+}
+
+static void
+slot_setup_once(void)
+{
+	pthread_key_create(&slot_key, slot_release);
+	pthread_atfork(NULL, NULL, slot_atfork_child);
+}
+
+void
+linux_slots_init(uint32_t nslots)
+{
+	long ncpu;
+
+	pthread_once(&slot_once, slot_setup_once);
+	if (linux_arena->la_nslots != 0)
+		return;
+	if (nslots == 0) {
+		ncpu = sysconf(_SC_NPROCESSORS_CONF);
+		if (ncpu < 1)
+			ncpu = 1;
+		nslots = (uint32_t)ncpu * LINUX_SLOTS_PER_CPU;
+	}
+	if (nslots > LINUX_MAX_SLOTS)
+		nslots = LINUX_MAX_SLOTS;
+	linux_arena->la_nslots = nslots;
+}
+
+uint32_t
+dtrace_port_ncpus(void)
+{
+	return linux_arena != NULL ? linux_arena->la_nslots : 0;
+}
+
+/*
+ * Claim a home slot.  Bounded (two passes over the slots, one system call
+ * per live-check) and non-blocking, so it may run in probe context the
+ * first time a thread fires a probe.
+ */
+static int32_t
+slot_claim(void)
+{
+	uint32_t n = linux_arena->la_nslots, start, i, s;
+	uint64_t me = linux_self_id(), expect;
+
+	start = (uint32_t)linux_self_tid() % n;
+	for (i = 0; i < n; i++) {
+		s = (start + i) % n;
+		expect = 0;
+		if (atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
+			goto owned;
+	}
+	for (i = 0; i < n; i++) {
+		s = (start + i) % n;
+		expect = atomic_load(&linux_arena->la_slots[s].ls_owner);
+		if (expect != me && !holder_alive(expect) &&
+		    atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
+			goto owned;
+	}
+	home_owned = false;
+	return (int32_t)start;
+owned:
+	home_owned = true;
+	/* Non-NULL so the key's destructor runs at thread exit.  Keys below
+	 * PTHREAD_KEY_2NDLEVEL_SIZE live in the thread descriptor: no
+	 * allocation here. */
+	pthread_setspecific(slot_key, (void *)1);
+	return (int32_t)s;
+}
+
+bool
+dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
+{
+	uint64_t expect = 0;
+
+	if (linux_arena == NULL || linux_arena->la_nslots == 0)
+		return false;
+	if (home_slot < 0)
+		home_slot = slot_claim();
+	if (!atomic_compare_exchange_strong_explicit(&linux_arena->la_slots[home_slot].ls_busy,
+						     &expect, linux_self_id(),
+						     memory_order_acquire, memory_order_relaxed))
+		return false;
+	*cpu = (dtrace_cpuid_t)home_slot;
+	*cookie_out = 0;
+	return true;
+}
+
+void
+dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
+{
+	int sig;
+
+	(void)cookie;
+	atomic_store_explicit(&linux_arena->la_slots[cpu].ls_busy, 0, memory_order_release);
+	/* Posted destructive actions take effect outside probe context. */
+	if (linux_pending_stop) {
+		linux_pending_stop = false;
+		syscall(SYS_kill, linux_self_pid(), SIGSTOP);
+	}
+	if ((sig = linux_pending_signal) != 0) {
+		linux_pending_signal = 0;
+		syscall(SYS_tgkill, linux_self_pid(), linux_self_tid(), sig);
+	}
+}
+
+/* Wait until slot s is idle and take it. */
+static void
+slot_acquire_for_xcall(uint32_t s)
+{
+	_Atomic uint64_t *busy = &linux_arena->la_slots[s].ls_busy;
+	uint64_t me = linux_self_id(), expect;
+	struct timespec nap = {0, 50000};
+	unsigned spins = 0;
+
+	for (;;) {
+		expect = 0;
+		if (atomic_compare_exchange_weak_explicit(busy, &expect, me, memory_order_acquire,
+							  memory_order_relaxed))
+			return;
+		if (++spins < 64) {
+			sched_yield();
+			continue;
+		}
+		/* Probe context is short: a holder still there after this long
+		 * may be a thread that died in it. */
+		if (expect != 0 && !holder_alive(expect) &&
+		    atomic_compare_exchange_strong(busy, &expect, me))
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
+void
+dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
+{
+	uint32_t n = dtrace_port_ncpus(), s;
+
+	for (s = 0; s < n; s++) {
+		if (cpu != DTRACE_CPU_ALL && cpu != s)
+			continue;
+		slot_acquire_for_xcall(s);
+		fn(arg);
+		atomic_store_explicit(&linux_arena->la_slots[s].ls_busy, 0, memory_order_release);
+	}
+}

@@ -1,0 +1,157 @@
+/*
+ * port/linux/stack.c: stacks, arguments and registers (port.h section 8).
+ *
+ * In the Linux host the "kernel" and the user stack are the same: the
+ * traced process's.  When a signal handler fires the probe (profile, a
+ * breakpoint) it publishes the interrupted registers in linux_trap_regs;
+ * stacks then start at the interrupted PC and walk from its frame
+ * pointer, and uregs[]/arguments come from those registers.  Otherwise
+ * the probe was called directly (BEGIN/END on the consumer's thread, a
+ * provider's function call) and the walk starts at this function's frame,
+ * skipping itself and `aframes` frames: the core passes the provider's
+ * artificial frames plus its own frames between dtrace_probe() and here.
+ * Walks use frame pointers (the ISA module), every load nofault.
+ * Probe context: yes.
+ */
+#include "linux_impl.h"
+
+#define STACK_DEPTH_MAX 512 /* bound for depth-only walks */
+
+/* Walk the current thread's stack from here, dropping `skip` frames. */
+static int __attribute__((noinline))
+walk_from_here(uint64_t *pcs, int max, int skip)
+{
+	uint64_t tmp[STACK_DEPTH_MAX];
+	int n, i;
+
+	if (max <= 0)
+		return 0;
+	if (max + skip > STACK_DEPTH_MAX)
+		max = STACK_DEPTH_MAX - skip;
+	if (max <= 0)
+		return 0;
+	n = isa_fp_walk((uintptr_t)__builtin_frame_address(0), tmp, max + skip);
+	if (n <= skip)
+		return 0;
+	n -= skip;
+	if (pcs != NULL)
+		for (i = 0; i < n; i++)
+			pcs[i] = tmp[skip + i];
+	return n;
+}
+
+/* The interrupted context: its PC, then the callers by frame pointer. */
+static int
+walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
+{
+	int n;
+
+	if (max <= 0)
+		return 0;
+	if (pcs != NULL)
+		pcs[0] = isa_regs_pc(rp);
+	n = isa_fp_walk((uintptr_t)isa_regs_fp(rp), pcs != NULL ? pcs + 1 : NULL, max - 1);
+	return n + 1;
+}
+
+int
+dtrace_port_getpcstack(uint64_t *pcs, int max, int aframes)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+	int n, i;
+
+	if (rp != NULL)
+		n = walk_trap(rp, pcs, max);
+	else
+		/* skip walk_from_here's caller frame (this function) too */
+		n = walk_from_here(pcs, max, aframes + 1);
+	for (i = n; i < max; i++)
+		pcs[i] = 0;
+	return n;
+}
+
+int
+dtrace_port_getustack(uint64_t *pcs, int max)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+	int n, i;
+
+	if (max <= 0)
+		return 0;
+	pcs[0] = (uint64_t)linux_self_pid();
+	if (rp != NULL)
+		n = walk_trap(rp, pcs + 1, max - 1);
+	else
+		n = walk_from_here(pcs + 1, max - 1, 1);
+	for (i = n + 1; i < max; i++)
+		pcs[i] = 0;
+	return n;
+}
+
+int
+dtrace_port_getstackdepth(int aframes)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+
+	if (rp != NULL)
+		return walk_trap(rp, NULL, STACK_DEPTH_MAX);
+	return walk_from_here(NULL, STACK_DEPTH_MAX - aframes - 1, aframes + 1);
+}
+
+int
+dtrace_port_getustackdepth(void)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+
+	if (rp != NULL)
+		return walk_trap(rp, NULL, STACK_DEPTH_MAX);
+	return walk_from_here(NULL, STACK_DEPTH_MAX - 1, 1);
+}
+
+uint64_t
+dtrace_port_getarg(int n, int aframes)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+
+	(void)aframes;
+	/* Only an interrupted context has the probed function's registers;
+	 * arguments passed on the stack are the provider's to find. */
+	if (rp == NULL || n < 0 || (unsigned)n >= isa_narg_regs)
+		return 0;
+	return rp->r[isa_arg_regs[n]];
+}
+
+uint64_t
+dtrace_port_getreg(unsigned reg, bool *ok)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+
+	if (rp == NULL) {
+		*ok = false;
+		return 0;
+	}
+	return isa_uregs_get(rp, reg, ok);
+}
+
+uint64_t
+dtrace_port_caller(int aframes)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+	uint64_t pc = 0;
+
+	if (rp != NULL)
+		return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
+	if (walk_from_here(&pc, 1, aframes + 2) == 1)
+		return pc;
+	return 0;
+}
+
+uint64_t
+dtrace_port_ucaller(void)
+{
+	const isa_regs_t *rp = linux_trap_regs;
+
+	if (rp == NULL)
+		return 0;
+	return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
+}

@@ -1,0 +1,111 @@
+/*
+ * port/linux/text.c: writing into text (port.h section 4).
+ *
+ * Own process only (as == NULL).  The write goes through /proc/self/mem,
+ * which the kernel performs like a debugger's poke: it ignores the page
+ * protection (breaking copy-on-write of private mappings) without ever
+ * making the page writable, so other threads running that text never see
+ * it non-executable.  Where /proc/self/mem is refused, the page range is
+ * made writable and executable around a memcpy and its protection from
+ * /proc/self/maps restored.  Then the instruction caches are synchronised
+ * (__builtin___clear_cache) and, where the kernel supports it,
+ * membarrier(SYNC_CORE) makes every other thread's core fetch afresh.
+ * Another process's text (as != NULL) is not supported yet: ENOTSUP.
+ * Probe context: no.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+/* <linux/membarrier.h> values, stable kernel ABI. */
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
+#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
+
+static int
+write_proc_mem(uintptr_t addr, const void *bytes, size_t len)
+{
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = pwrite(fd, bytes, len, (off_t)addr);
+	close(fd);
+	if (n < 0)
+		return errno;
+	return (size_t)n == len ? 0 : DTRACE_EFAULT;
+}
+
+/* Protection of the mapping holding addr, from /proc/self/maps. */
+static int
+mapping_prot(uintptr_t addr, int *prot)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perms[8];
+	unsigned long lo, hi;
+	int found = DTRACE_EFAULT;
+
+	if (f == NULL)
+		return errno;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3)
+			continue;
+		if (addr >= lo && addr < hi) {
+			*prot = (perms[0] == 'r' ? PROT_READ : 0) |
+				(perms[1] == 'w' ? PROT_WRITE : 0) |
+				(perms[2] == 'x' ? PROT_EXEC : 0);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int
+write_mprotect(uintptr_t addr, const void *bytes, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = addr & ~(pg - 1), hi = (addr + len + pg - 1) & ~(pg - 1);
+	int prot, err;
+
+	if ((err = mapping_prot(addr, &prot)) != 0)
+		return err;
+	if ((err = mapping_prot(addr + len - 1, &prot)) != 0)
+		return err;
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+		return errno;
+	memcpy((void *)addr, bytes, len);
+	if (mprotect((void *)lo, hi - lo, prot) != 0)
+		return errno;
+	return 0;
+}
+
+int
+dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
+{
+	static int membarrier_ok = -1;
+	int err;
+
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	if (len == 0)
+		return 0;
+	if (write_proc_mem(addr, bytes, len) != 0 &&
+	    (err = write_mprotect(addr, bytes, len)) != 0)
+		return err;
+	__builtin___clear_cache((char *)addr, (char *)addr + len);
+	if (membarrier_ok < 0)
+		membarrier_ok = syscall(SYS_membarrier,
+					MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0) == 0;
+	if (membarrier_ok)
+		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0);
+	return 0;
+}

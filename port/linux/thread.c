@@ -1,0 +1,155 @@
+/*
+ * port/linux/thread.c: facts about the current thread (port.h section 7).
+ *
+ * Probe context runs in signal handlers, so everything here is
+ * async-signal-safe: initial-exec TLS (no lazy allocation), raw system
+ * calls, the vDSO.  pid and tid are cached per thread because every probe
+ * needs them; a fork handler clears the child's copy.  execname is the
+ * process's name (the main thread's comm, as DTrace's execname is the
+ * process's), read once outside probe context and refreshed by
+ * linux_thread_refresh_execname() after an exec-like change.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+static LINUX_TLS pid_t self_pid;
+static LINUX_TLS pid_t self_tid;
+LINUX_TLS const isa_regs_t *linux_trap_regs;
+
+/* 16 = TASK_COMM_LEN, the kernel's limit on comm. */
+static char execname[16];
+
+pid_t
+linux_self_pid(void)
+{
+	if (self_pid == 0)
+		self_pid = (pid_t)syscall(SYS_getpid);
+	return self_pid;
+}
+
+pid_t
+linux_self_tid(void)
+{
+	if (self_tid == 0)
+		self_tid = (pid_t)syscall(SYS_gettid);
+	return self_tid;
+}
+
+uint64_t
+linux_self_id(void)
+{
+	return ((uint64_t)(uint32_t)linux_self_pid() << 32) | (uint32_t)linux_self_tid();
+}
+
+void
+linux_thread_forget(void)
+{
+	self_pid = 0;
+	self_tid = 0;
+}
+
+void
+linux_thread_refresh_execname(void)
+{
+	char buf[sizeof(execname) + 1];
+	ssize_t n = -1;
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n <= 0) {
+		/* No /proc: the calling thread's name is the best we have. */
+		if (prctl(PR_GET_NAME, buf, 0, 0, 0) != 0)
+			return;
+		n = (ssize_t)strnlen(buf, sizeof(execname) - 1);
+	}
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	if ((size_t)n >= sizeof(execname))
+		n = sizeof(execname) - 1;
+	memcpy(execname, buf, (size_t)n);
+	execname[n] = '\0';
+}
+
+const char *
+dtrace_port_curthread_execname(void)
+{
+	return execname;
+}
+
+static uint64_t
+timespec_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+}
+
+uint64_t
+dtrace_port_curthread_value(dtrace_thread_fact_t fact)
+{
+	struct timespec ts;
+	int cpu;
+
+	switch (fact) {
+	case DTRACE_THR_PID:
+		return (uint64_t)linux_self_pid();
+	case DTRACE_THR_TID:
+		return (uint64_t)linux_self_tid();
+	case DTRACE_THR_PPID:
+		return (uint64_t)syscall(SYS_getppid);
+	case DTRACE_THR_UID:
+		return (uint64_t)syscall(SYS_getuid);
+	case DTRACE_THR_GID:
+		return (uint64_t)syscall(SYS_getgid);
+	case DTRACE_THR_ERRNO:
+		/* The signal handlers that fire probes restore errno on
+		 * exit, so this is the interrupted code's errno. */
+		return (uint64_t)errno;
+	case DTRACE_THR_KEY:
+		/* tids are unique among live threads of the pid namespace,
+		 * across every process sharing the arena. */
+		return linux_self_id();
+	case DTRACE_THR_VTIME:
+		if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+			return 0;
+		return timespec_ns(&ts);
+	case DTRACE_THR_HWCPU:
+		cpu = sched_getcpu();
+		return cpu < 0 ? 0 : (uint64_t)cpu;
+	case DTRACE_THR_CURTHREAD:
+		return (uint64_t)pthread_self();
+	default:
+		return 0;
+	}
+}
+
+/* ---- Time (port.h section 6): clock_gettime is served by the vDSO. ---- */
+
+uint64_t
+dtrace_port_gethrtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return timespec_ns(&ts);
+}
+
+uint64_t
+dtrace_port_getwalltime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return timespec_ns(&ts);
+}

@@ -1,0 +1,153 @@
+/*
+ * port/linux/trap.c: the host's signal handlers for faults and breakpoints.
+ *
+ * SIGSEGV and SIGBUS: a fault whose PC lies in the ISA's nofault
+ * primitives (isa_nofault_contains) is ours: the thread resumes at the
+ * ISA's landing pad with the faulting address and a fault code, and the
+ * primitive returns them.  No sigsetjmp, no state: the check is on the PC
+ * alone, so it is correct in any thread and any nesting.
+ *
+ * SIGTRAP: a breakpoint (si_code TRAP_BRKPT, or SI_KERNEL for x86 int3) is
+ * offered to the registered breakpoint handler with the patched site.
+ *
+ * Anything not ours goes to the handler that was installed before us, so a
+ * traced process behaves as if we were not there: a function handler is
+ * called with the same arguments; the default action is restored and the
+ * signal re-raised (synchronous faults simply re-execute the instruction,
+ * a breakpoint is re-executed from its site); an ignored signal is
+ * dropped unless it is a synchronous fault, which the kernel would not let
+ * a process ignore either.  Handlers save and restore errno.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+static const int trapped_signals[] = {SIGSEGV, SIGBUS, SIGTRAP};
+#define NTRAPPED (sizeof(trapped_signals) / sizeof(trapped_signals[0]))
+
+static struct sigaction previous[NTRAPPED];
+static bool installed;
+static _Atomic(linux_breakpoint_fn_t) breakpoint_fn;
+
+void
+linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn)
+{
+	atomic_store(&breakpoint_fn, fn);
+}
+
+static int
+trap_index(int sig)
+{
+	unsigned i;
+
+	for (i = 0; i < NTRAPPED; i++)
+		if (trapped_signals[i] == sig)
+			return (int)i;
+	return -1;
+}
+
+/* Hand a signal that is not ours to whoever had it before us. */
+static void
+chain(int sig, siginfo_t *si, ucontext_t *uc, bool synchronous)
+{
+	int i = trap_index(sig);
+	struct sigaction *old = &previous[i];
+	struct sigaction dfl;
+
+	if (old->sa_flags & SA_SIGINFO) {
+		old->sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (old->sa_handler == SIG_IGN && !synchronous)
+		return;
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		old->sa_handler(sig);
+		return;
+	}
+	/* Default action: restore it and let the signal happen again. */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	if (!synchronous)
+		syscall(SYS_tgkill, linux_self_pid(), linux_self_tid(), sig);
+}
+
+static void
+fault_handler(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	int saved = errno;
+	uint64_t code;
+
+	/* si_code > 0: raised by the kernel for this instruction, not sent. */
+	if (si->si_code > 0 && isa_nofault_contains(linux_mcontext_pc(uc))) {
+		code = (sig == SIGBUS && si->si_code == BUS_ADRALN) ? LINUX_NOFAULT_BADALIGN
+								     : LINUX_NOFAULT_BADADDR;
+		linux_mcontext_nofault_resume(uc, (uintptr_t)si->si_addr, code);
+	} else {
+		chain(sig, si, uc, si->si_code > 0);
+	}
+	errno = saved;
+}
+
+static void
+trap_handler(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	int saved = errno;
+	linux_breakpoint_fn_t fn = atomic_load(&breakpoint_fn);
+	bool brk = si->si_code == TRAP_BRKPT || si->si_code == SI_KERNEL;
+	uintptr_t site = 0;
+
+	if (brk) {
+		site = isa_breakpoint_site(linux_mcontext_pc(uc));
+		if (fn != NULL && fn(site, uc)) {
+			errno = saved;
+			return;
+		}
+		/* Not one of ours: re-execute the breakpoint instruction. */
+		linux_mcontext_set_pc(uc, site);
+	}
+	chain(sig, si, uc, brk);
+	errno = saved;
+}
+
+int
+linux_trap_install(void)
+{
+	struct sigaction sa;
+	unsigned i;
+
+	if (installed)
+		return 0;
+	for (i = 0; i < NTRAPPED; i++) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = trapped_signals[i] == SIGTRAP ? trap_handler : fault_handler;
+		/* SA_NODEFER: a fault inside a nofault load made from a
+		 * probe that itself runs in a SIGSEGV handler is still ours. */
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(trapped_signals[i], &sa, &previous[i]) != 0)
+			return errno;
+	}
+	installed = true;
+	return 0;
+}
+
+void
+linux_trap_uninstall(void)
+{
+	unsigned i;
+
+	if (!installed)
+		return;
+	for (i = 0; i < NTRAPPED; i++)
+		sigaction(trapped_signals[i], &previous[i], NULL);
+	installed = false;
+}

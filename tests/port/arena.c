@@ -1,0 +1,114 @@
+/*
+ * tests/port/arena.c: the shared arena's allocator.
+ *
+ * Memory is zeroed, aligned and inside the arena; freed memory is reused
+ * and zeroed again (small classes and page-sized extents, which coalesce);
+ * the arena is shared with a forked child: the child's allocations and
+ * writes are the parent's, and the allocator state stays consistent; a
+ * process can map the same arena from its memfd at the same address.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+#include "port_test.h"
+
+static bool
+all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
+int
+main(void)
+{
+	static const size_t sizes[] = {1, 8, 16, 24, 100, 4096, 5000, 32768, 40000, 1 << 20};
+	void *p[10], *q, *big1, *big2, *big3, *merged;
+	uint64_t *shared;
+	size_t i;
+	pid_t pid;
+	int st;
+
+	CHECK(linux_arena_create((size_t)256 << 20) == 0, "arena");
+	for (i = 0; i < 10; i++) {
+		p[i] = dtrace_port_zalloc(sizes[i]);
+		CHECK(p[i] != NULL && linux_arena_contains((uintptr_t)p[i], sizes[i]),
+		      "alloc %zu in arena", sizes[i]);
+		CHECK(((uintptr_t)p[i] & 7) == 0, "alloc %zu aligned", sizes[i]);
+		CHECK(all_zero(p[i], sizes[i]), "alloc %zu zeroed", sizes[i]);
+		memset(p[i], 0xa5, sizes[i]);
+	}
+	for (i = 0; i < 10; i++)
+		dtrace_port_free(p[i], sizes[i]);
+	for (i = 0; i < 10; i++) {
+		q = dtrace_port_zalloc(sizes[i]);
+		CHECK(q != NULL && all_zero(q, sizes[i]), "realloc %zu zeroed", sizes[i]);
+		p[i] = q;
+	}
+	/* 100 reuses the 100-byte block freed above (same class). */
+	CHECK(linux_arena->la_inuse > 0, "in use counted");
+
+	/* Extents coalesce: three neighbours freed make one that fits all. */
+	big1 = dtrace_port_zalloc(64 << 10);
+	big2 = dtrace_port_zalloc(64 << 10);
+	big3 = dtrace_port_zalloc(64 << 10);
+	CHECK((char *)big2 == (char *)big1 + (64 << 10) && (char *)big3 == (char *)big2 + (64 << 10),
+	      "consecutive extents");
+	memset(big1, 1, 64 << 10);
+	memset(big2, 2, 64 << 10);
+	memset(big3, 3, 64 << 10);
+	dtrace_port_free(big1, 64 << 10);
+	dtrace_port_free(big3, 64 << 10);
+	dtrace_port_free(big2, 64 << 10);
+	merged = dtrace_port_zalloc(192 << 10);
+	CHECK(merged == big1, "coalesced extent reused (%p, %p)", merged, big1);
+	CHECK(merged != NULL && all_zero(merged, 192 << 10), "coalesced extent zeroed");
+
+	/* Shared with a child across fork. */
+	shared = dtrace_port_zalloc(4 * sizeof(uint64_t));
+	pid = fork();
+	if (pid == 0) {
+		uint64_t *c = dtrace_port_zalloc(64);
+		if (c == NULL)
+			_exit(1);
+		c[0] = 0x1234;
+		shared[0] = (uint64_t)(uintptr_t)c;
+		shared[1] = (uint64_t)getpid();
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	CHECK(shared[1] == (uint64_t)pid, "child's write seen by the parent");
+	CHECK(shared[0] != 0 && *(uint64_t *)(uintptr_t)shared[0] == 0x1234,
+	      "child's allocation readable by the parent");
+	q = dtrace_port_zalloc(64);
+	CHECK(q != NULL && (uintptr_t)q != (uintptr_t)shared[0],
+	      "parent does not get the child's block");
+
+	/* Attach: a process maps the arena from its memfd at the same address. */
+	pid = fork();
+	if (pid == 0) {
+		uintptr_t base = (uintptr_t)linux_arena;
+		size_t size = linux_arena->la_size;
+		int fd = linux_arena_fd();
+		munmap(linux_arena, size);
+		linux_arena = NULL;
+		if (linux_arena_attach(fd) != 0 || (uintptr_t)linux_arena != base)
+			_exit(2);
+		shared[2] = 77;
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && shared[2] == 77, "attach: status %#x", st);
+	linux_arena_destroy();
+	TEST_DONE();
+}
