@@ -1,15 +1,17 @@
 /*
  * port/linux/text.c: writing into text (port.h section 4).
  *
- * Own process only (as == NULL).  The write goes through /proc/self/mem,
- * which the kernel performs like a debugger's poke: it ignores the page
- * protection (breaking copy-on-write of private mappings) without ever
- * making the page writable, so other threads running that text never see
- * it non-executable.  Where /proc/self/mem is refused, the page range is
- * made writable and executable around a memcpy and its protection from
- * /proc/self/maps restored.  Then the instruction caches are synchronised
- * (__builtin___clear_cache) and, where the kernel supports it,
- * membarrier(SYNC_CORE) makes every other thread's core fetch afresh.
+ * Own process only (as == NULL).  The page range is made readable,
+ * writable and executable (never non-executable: other threads may be
+ * running that text), written with memcpy, and given back the protection
+ * /proc/self/maps showed.  Where a W^X policy refuses that, the write goes
+ * through /proc/self/mem, which the kernel performs like a debugger's poke,
+ * ignoring page protection.  The mprotect path comes first because it is
+ * an ordinary store: emulators (qemu-user) and sanitizers see it, while a
+ * /proc/self/mem write bypasses qemu's detection of self-modifying code.
+ * Then the instruction caches are synchronised (__builtin___clear_cache)
+ * and, where the kernel supports it, membarrier(SYNC_CORE) makes every
+ * other thread's core fetch afresh.
  * Another process's text (as != NULL) is not supported yet: ENOTSUP.
  * Probe context: no.
  */
@@ -98,8 +100,8 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 		return DTRACE_ENOTSUP;
 	if (len == 0)
 		return 0;
-	if (write_proc_mem(addr, bytes, len) != 0 &&
-	    (err = write_mprotect(addr, bytes, len)) != 0)
+	if (write_mprotect(addr, bytes, len) != 0 &&
+	    (err = write_proc_mem(addr, bytes, len)) != 0)
 		return err;
 	__builtin___clear_cache((char *)addr, (char *)addr + len);
 	if (membarrier_ok < 0)
