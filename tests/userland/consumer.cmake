@@ -1,0 +1,19 @@
+# The consumer's unit tests: each test_printf_*.c, test_aggregate_*.c,
+# test_consume_*.c and test_options_*.c here is one executable and one CTest
+# test (label userland), linked with the library `dtrace` only: they format
+# synthetic records through a handle that reaches no core.
+if(TARGET dtrace)
+	file(GLOB DT_CONSUMER_TESTS CONFIGURE_DEPENDS
+		${CMAKE_CURRENT_SOURCE_DIR}/test_printf_*.c
+		${CMAKE_CURRENT_SOURCE_DIR}/test_aggregate_*.c
+		${CMAKE_CURRENT_SOURCE_DIR}/test_consume_*.c
+		${CMAKE_CURRENT_SOURCE_DIR}/test_options_*.c)
+	foreach(src ${DT_CONSUMER_TESTS})
+		get_filename_component(name ${src} NAME_WE)
+		add_executable(${name} ${src})
+		target_link_libraries(${name} PRIVATE dtrace)
+		target_compile_options(${name} PRIVATE -Wno-unused-function)
+		add_test(NAME userland_${name} COMMAND ${name})
+		set_tests_properties(userland_${name} PROPERTIES LABELS userland)
+	endforeach()
+endif()

@@ -1,0 +1,48 @@
+# The consumer half of libdtrace: the library `dtrace` (libdtrace.h).
+#
+# The formatting and bookkeeping sources need nothing but libc, libelf and
+# xxhash, so they always build (tests format synthetic records with them).
+# Programs need the compiler (dt_compiler, from compiler.cmake); reaching a
+# core needs this OS's backend, dt_backend_<os>.c, which CMake picks here:
+# no C file asks which OS it is on.  A kernel port adds its ioctl backend
+# file and the condition that selects it.
+find_library(DT_LIBELF elf REQUIRED)
+find_path(DT_XXHASH_INCLUDE xxhash.h REQUIRED)
+
+add_library(dtrace STATIC
+	dt_aggregate.c
+	dt_consume.c
+	dt_desc.c
+	dt_error.c
+	dt_handle.c
+	dt_options.c
+	dt_print.c
+	dt_printf.c
+	dt_probes.c
+	dt_status.c
+	dt_symtab.c
+	dt_work.c)
+target_include_directories(dtrace PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core)
+target_include_directories(dtrace SYSTEM PRIVATE ${DT_XXHASH_INCLUDE})
+target_link_libraries(dtrace PUBLIC ${DT_LIBELF})
+target_compile_options(dtrace PRIVATE -Wshadow -Wmissing-prototypes)
+
+if(TARGET dt_compiler)
+	target_sources(dtrace PRIVATE dt_program.c)
+	target_link_libraries(dtrace PUBLIC dt_compiler)
+endif()
+
+# The backend: on Linux the core runs in this process, hosted by port/linux.
+set(DT_BACKEND_SOURCE "")
+if(DTRACE_OS STREQUAL "linux" AND TARGET dtrace_port AND TARGET dtrace_linux_host)
+	set(DT_BACKEND_SOURCE dt_backend_linux.c)
+	target_link_libraries(dtrace PUBLIC dtrace_linux_host)
+endif()
+
+# dtrace_open() needs both a backend and the compiler.
+if(DT_BACKEND_SOURCE AND TARGET dt_compiler)
+	target_sources(dtrace PRIVATE dt_open.c ${DT_BACKEND_SOURCE})
+	set(DT_HAVE_CONSUMER ON CACHE INTERNAL "libdtrace can open a core")
+else()
+	set(DT_HAVE_CONSUMER OFF CACHE INTERNAL "libdtrace can open a core")
+endif()

@@ -1,0 +1,99 @@
+/*
+ * dt_handle.c: the handle itself, without a core.  dt_handle_create()
+ * builds a handle that reaches no backend (tests use it to format
+ * synthetic records); dtrace_open() in dt_open.c adds the backend.  All
+ * control operations funnel through dt_ctl(), which turns backend errors
+ * into the handle's errno.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+
+void *
+dt_alloc(dtrace_hdl_t *dtp, size_t size)
+{
+	void *p = malloc(size != 0 ? size : 1);
+
+	if (p == NULL)
+		(void)dt_set_errno(dtp, EDT_NOMEM);
+	return p;
+}
+
+void *
+dt_zalloc(dtrace_hdl_t *dtp, size_t size)
+{
+	void *p = calloc(1, size != 0 ? size : 1);
+
+	if (p == NULL)
+		(void)dt_set_errno(dtp, EDT_NOMEM);
+	return p;
+}
+
+int64_t
+dt_gethrtime(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * DTRACE_NANOSEC + ts.tv_nsec;
+}
+
+dtrace_hdl_t *
+dt_handle_create(int version, int flags)
+{
+	dtrace_hdl_t *dtp = calloc(1, sizeof(*dtp));
+	int i;
+
+	if (dtp == NULL)
+		return NULL;
+	dtp->dt_version = version;
+	dtp->dt_oflags = flags;
+	for (i = 0; i < DTRACEOPT_MAX; i++)
+		dtp->dt_options[i] = DTRACEOPT_UNSET;
+	dtp->dt_beganon = -1;
+	dtp->dt_endedon = -1;
+	dtp->dt_stdout_fd = -1;
+	dtp->dt_nextuarg = DT_UARG_BASE;
+	dtp->dt_ncpu = 1;
+	return dtp;
+}
+
+void
+dt_handle_destroy(dtrace_hdl_t *dtp)
+{
+	int i;
+
+	if (dtp == NULL)
+		return;
+	dt_aggregate_destroy(dtp);
+	dt_consume_destroy(dtp);
+	dt_desc_destroy(dtp);
+	dt_symtab_destroy(dtp);
+	for (i = 0; i < dtp->dt_cpp_argc; i++)
+		free(dtp->dt_cpp_argv[i]);
+	free(dtp->dt_cpp_argv);
+	free(dtp->dt_cpp_path);
+	free(dtp->dt_sprintf_buf);
+	if (dtp->dt_stdout_fd != -1)
+		(void)close(dtp->dt_stdout_fd);
+	free(dtp);
+}
+
+int
+dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv)
+{
+	int dummy = 0, err;
+
+	if (dtp->dt_backend == NULL)
+		return dt_set_errno(dtp, EDT_GNOENT);
+	err = dtp->dt_backend->ctl(dtp->dt_bestate, cmd, arg, rv != NULL ? rv : &dummy);
+	if (err != 0) {
+		errno = err;
+		return dt_set_errno(dtp, err);
+	}
+	return 0;
+}

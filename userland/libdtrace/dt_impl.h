@@ -1,0 +1,274 @@
+/*
+ * dt_impl.h: the consumer handle and the private interfaces between the
+ * consumer's files.
+ *
+ * The handle caches what the core describes once and the consumer reads
+ * often: enabled-probe descriptions by EPID, aggregation descriptions by
+ * aggregation id, parsed printf formats by format id.  The caches fill on
+ * first use through the backend (EPROBE, PROBES, AGGDESC, FORMAT) and can
+ * be filled directly, which is how tests format synthetic records without a
+ * core.  Nothing here is thread-safe: a handle belongs to one thread.
+ */
+#ifndef DT_IMPL_H
+#define DT_IMPL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dt_backend.h"
+#include "libdtrace.h"
+
+struct dt_cprog;
+typedef struct dt_pfargv dt_pfargv_t;
+typedef struct dt_symtab dt_symtab_t;
+
+/* Compiled programs get uarg cookies from here up, one range per program. */
+#define DT_UARG_BASE 0x100
+
+/* dtagd_flags bits (consumer-side) */
+#define DTRACE_AGD_PRINTED 0x1
+
+/* dt_aggregate.dtat_flags */
+#define DTRACE_A_PERCPU 0x1
+
+/* Default indentation of stack frames (stackindent unset). */
+#define DT_STACKINDENT 14
+
+typedef struct dt_ahashent {
+	struct dt_ahashent *dtahe_next;    /* hash chain */
+	struct dt_ahashent *dtahe_nextall; /* all entries, newest first */
+	struct dt_ahashent *dtahe_prevall;
+	uint64_t dtahe_hashval;
+	dtrace_aggvarid_t dtahe_varid;
+	dtrace_aggdata_t dtahe_data;
+} dt_ahashent_t;
+
+typedef struct dt_aggregate {
+	dt_ahashent_t **dtat_hash;
+	size_t dtat_hashsize; /* power of two */
+	size_t dtat_nent;
+	dt_ahashent_t *dtat_all;
+	char *dtat_buf; /* snapshot buffer, aggsize bytes */
+	size_t dtat_bufsize;
+	int dtat_flags;
+} dt_aggregate_t;
+
+/* A principal-buffer snapshot being consumed record by record. */
+typedef struct dt_cpubuf {
+	char *dtcb_data; /* unrung: records from dtcb_offs on */
+	size_t dtcb_size;
+	size_t dtcb_offs;
+	int dtcb_cpu;
+} dt_cpubuf_t;
+
+typedef struct dt_proglist {
+	dtrace_prog_t *head;
+} dt_proglist_t;
+
+struct dtrace_prog {
+	dtrace_prog_t *dp_next;
+	struct dt_cprog *dp_cprog;
+	char *dp_name;
+	unsigned dp_matches; /* probes matched at compile time */
+	int dp_enabled;
+};
+
+struct dtrace_hdl {
+	int dt_version;
+	int dt_oflags;
+	int dt_errno;
+	char dt_errmsg[1280]; /* last compiler error text */
+
+	/* options */
+	dtrace_optval_t dt_options[DTRACEOPT_MAX];
+	unsigned dt_cflags; /* DTRACE_C_* set through options */
+	char **dt_cpp_argv; /* -D -U -I -H for the preprocessor */
+	int dt_cpp_argc;
+	char *dt_cpp_path;
+
+	/* the core */
+	const dt_backend_t *dt_backend;
+	void *dt_bestate;
+	int dt_ncpu;
+	int dt_active;
+	int dt_stopped;
+	int dt_filled;
+	int dt_beganon;
+	int dt_endedon;
+
+	/* rates */
+	int64_t dt_lastswitch;
+	int64_t dt_lastagg;
+	int64_t dt_laststatus;
+	dtrace_status_t dt_status[2];
+	int dt_statusgen;
+
+	/* descriptor caches */
+	dtrace_eprobedesc_t **dt_edesc;
+	dtrace_probedesc_t **dt_pdesc;
+	uint32_t dt_maxprobe;
+	dtrace_aggdesc_t **dt_aggdesc;
+	uint32_t dt_maxagg;
+	dt_pfargv_t **dt_formats;
+	uint32_t dt_maxformat;
+
+	/* aggregations */
+	dt_aggregate_t dt_aggregate;
+
+	/* principal buffers awaiting consumption, one per CPU */
+	dt_cpubuf_t *dt_cpubufs;
+	char *dt_snapbuf; /* BUFSNAP target, bufsize bytes */
+	size_t dt_snapsize;
+
+	/* flowindent state across records */
+	dtrace_epid_t dt_last_epid;
+	int dt_indent;
+	const char *dt_prefix;
+	int dt_flow;
+
+	/* handlers */
+	dtrace_handle_err_f *dt_errhdlr;
+	void *dt_errarg;
+	int dt_errprog_on;    /* the ERROR enabling goes in at dtrace_go() */
+	uint64_t dt_erruarg; /* dtepd_uarg of that enabling, 0 before */
+	dtrace_handle_drop_f *dt_drophdlr;
+	void *dt_droparg;
+	dtrace_handle_setopt_f *dt_setopthdlr;
+	void *dt_setoptarg;
+
+	/* programs */
+	dtrace_prog_t *dt_progs;
+	uint64_t dt_nextuarg;
+
+	/* printf into a buffer (system(), freopen()) */
+	char *dt_sprintf_buf;
+	size_t dt_sprintf_buflen;
+	size_t dt_sprintf_len;
+	int dt_stdout_fd; /* saved stdout across freopen(), -1 */
+
+	dt_symtab_t *dt_symtab;
+	/* name of the aggregation whose id record has this uarg (programs) */
+	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
+};
+
+/* dt_error.c */
+int dt_set_errno(dtrace_hdl_t *dtp, int err);
+
+/* dt_program.c */
+void dt_program_free(dtrace_prog_t *pgp);
+int dt_program_errprog(dtrace_hdl_t *dtp);
+int dt_program_options(dtrace_hdl_t *dtp);
+
+/* dt_handle.c */
+dtrace_hdl_t *dt_handle_create(int version, int flags);
+void dt_handle_destroy(dtrace_hdl_t *dtp);
+void *dt_alloc(dtrace_hdl_t *dtp, size_t size);
+void *dt_zalloc(dtrace_hdl_t *dtp, size_t size);
+int64_t dt_gethrtime(void);
+int dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv);
+
+/* dt_options.c */
+int dt_optval_size(const char *arg, dtrace_optval_t *valp);
+int dt_optval_rate(const char *arg, dtrace_optval_t *valp);
+int dt_options_load(dtrace_hdl_t *dtp);
+void dt_options_defaults(dtrace_hdl_t *dtp);
+int dt_option_is_dynamic(const char *name);
+
+/* dt_desc.c: EPID, aggregation and format caches */
+int dt_epid_lookup(dtrace_hdl_t *dtp, dtrace_epid_t epid, dtrace_eprobedesc_t **epdp,
+		   dtrace_probedesc_t **pdp);
+int dt_epid_add(dtrace_hdl_t *dtp, dtrace_epid_t epid, const dtrace_eprobedesc_t *epd,
+		const dtrace_probedesc_t *pd);
+int dt_aggid_lookup(dtrace_hdl_t *dtp, dtrace_aggid_t aggid, dtrace_aggdesc_t **adp);
+int dt_aggid_add(dtrace_hdl_t *dtp, const dtrace_aggdesc_t *agd);
+dt_pfargv_t *dt_format_lookup(dtrace_hdl_t *dtp, int format, int printa);
+int dt_format_add(dtrace_hdl_t *dtp, int format, const char *str, int printa);
+void dt_desc_destroy(dtrace_hdl_t *dtp);
+
+/* dt_printf.c */
+#define DT_PRINTF_AGGREGATION 0x1
+int dt_printf(dtrace_hdl_t *dtp, FILE *fp, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+int dt_vprintf(dtrace_hdl_t *dtp, FILE *fp, const char *format, va_list ap);
+int dt_write(dtrace_hdl_t *dtp, FILE *fp, const char *s, size_t n);
+dt_pfargv_t *dt_printf_create(dtrace_hdl_t *dtp, const char *format, int flags);
+void dt_printf_destroy(dt_pfargv_t *pfv);
+int dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_recdesc_t *recs,
+		     unsigned nrecs, const void *buf, size_t len,
+		     const dtrace_aggdata_t **aggsdata, int naggvars);
+int dtrace_fprintf(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
+		   const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
+int dtrace_fprinta(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
+		   const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
+int dtrace_system(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
+		  const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
+int dtrace_freopen(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
+		   const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
+char *dt_strchr2esc(const char *s, size_t n);
+
+/* dt_print.c: record formatters shared by trace(), printa() and printf() */
+int dt_print_quantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+		      uint64_t normal);
+int dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+		       uint64_t normal);
+int dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+			uint64_t normal);
+uint64_t dt_stddev(const uint64_t *data, uint64_t normal);
+int dt_print_bytes(dtrace_hdl_t *dtp, FILE *fp, const char *addr, size_t nbytes, int width,
+		   int quiet, int forceraw);
+int dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr, int depth,
+		   int size);
+int dt_print_ustack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr,
+		    uint64_t arg);
+int dt_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr);
+int dt_print_mod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr);
+int dt_print_usym(dtrace_hdl_t *dtp, FILE *fp, const char *addr, dtrace_actkind_t act);
+int dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr);
+int dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
+		   size_t size, uint64_t normal);
+
+/* dt_aggregate.c */
+typedef int dtrace_aggregate_walk_joined_f(const dtrace_aggdata_t **aggsdata, int naggvars,
+					   void *arg);
+int dt_aggregate_go(dtrace_hdl_t *dtp);
+int dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size);
+int dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int naggvars,
+				 dtrace_aggregate_walk_joined_f *func, void *arg);
+int dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg);
+int dt_print_agg(const dtrace_aggdata_t *aggdata, void *arg);
+void dt_aggregate_destroy(dtrace_hdl_t *dtp);
+
+typedef struct dt_print_aggdata {
+	dtrace_hdl_t *dtpa_dtp;
+	FILE *dtpa_fp;
+	dtrace_aggvarid_t dtpa_id;
+	int dtpa_allunprint;
+} dt_print_aggdata_t;
+
+/* dt_consume.c */
+int dt_consume_records(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t size,
+		       dtrace_consume_probe_f *pf, dtrace_consume_rec_f *rf, void *arg);
+void dt_consume_destroy(dtrace_hdl_t *dtp);
+
+/* dt_status.c */
+int dt_handle_cpudrop(dtrace_hdl_t *dtp, int cpu, dtrace_dropkind_t what, uint64_t howmany);
+int dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace_status_t *new);
+int dt_handle_err(dtrace_hdl_t *dtp, dtrace_probedata_t *data);
+int dt_handle_liberr(dtrace_hdl_t *dtp, const dtrace_probedata_t *data, const char *faultstr);
+int dt_handle_setopt(dtrace_hdl_t *dtp, dtrace_setoptdata_t *data);
+
+/* dt_symtab.c */
+/* Look addr up in process pid (0: this process).  On success fill the
+ * object's basename and, when found, the symbol name and its value. */
+typedef struct dt_syminfo {
+	char dts_object[256];
+	char dts_name[256];
+	uint64_t dts_value; /* symbol address */
+	int dts_hassym;
+} dt_syminfo_t;
+int dt_symtab_lookup(dtrace_hdl_t *dtp, int pid, uint64_t addr, dt_syminfo_t *sip);
+void dt_symtab_destroy(dtrace_hdl_t *dtp);
+
+#endif /* DT_IMPL_H */

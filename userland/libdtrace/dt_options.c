@@ -1,0 +1,494 @@
+/*
+ * dt_options.c: DTrace's options, as one table.
+ *
+ * Each option has a kind that says when it may change and who uses it:
+ *   COMPILE  read by the compiler (cpp, zdefs, errtags, ...) or by the
+ *            consumer's bookkeeping (aggpercpu); settable any time;
+ *   RUNTIME  handed to the core at dtrace_go() (bufsize, nspec, ...);
+ *            frozen once tracing is active;
+ *   DYNAMIC  read by the consumer while it formats (quiet, aggsortkey,
+ *            switchrate, ...); settable while tracing, also by setopt().
+ * and a parser that says how its value is written: sizes with k/m/g/t,
+ * times with ns/us/ms/s/m/h/d or hz, booleans, buffer policies.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dt_impl.h"
+
+typedef enum {
+	DT_OPT_COMPILE,
+	DT_OPT_RUNTIME,
+	DT_OPT_DYNAMIC
+} dt_optkind_t;
+
+typedef int dt_optfunc_t(dtrace_hdl_t *dtp, const char *arg, uintptr_t option);
+
+typedef struct dt_option {
+	const char *o_name;
+	dt_optkind_t o_kind;
+	dt_optfunc_t *o_func;
+	uintptr_t o_option;
+} dt_option_t;
+
+int
+dt_optval_size(const char *arg, dtrace_optval_t *valp)
+{
+	dtrace_optval_t mul = 1;
+	size_t len = strlen(arg);
+	unsigned long long v;
+	char *end;
+
+	if (len == 0)
+		return -1;
+
+	switch (arg[len - 1]) {
+	case 't':
+	case 'T':
+		mul *= 1024;
+		/* FALLTHROUGH */
+	case 'g':
+	case 'G':
+		mul *= 1024;
+		/* FALLTHROUGH */
+	case 'm':
+	case 'M':
+		mul *= 1024;
+		/* FALLTHROUGH */
+	case 'k':
+	case 'K':
+		mul *= 1024;
+		/* FALLTHROUGH */
+	default:
+		break;
+	}
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno != 0 || end == arg || (mul > 1 && end != &arg[len - 1]) ||
+	    (mul == 1 && *end != '\0'))
+		return -1;
+	if (v > (unsigned long long)INT64_MAX / (unsigned long long)mul)
+		return -1;
+	*valp = (dtrace_optval_t)v * mul;
+	if (*valp == DTRACEOPT_UNSET)
+		return -1;
+	return 0;
+}
+
+int
+dt_optval_rate(const char *arg, dtrace_optval_t *valp)
+{
+	static const struct {
+		const char *name;
+		int64_t mul; /* 0: a frequency */
+	} suffix[] = {
+		{"ns", 1},
+		{"nsec", 1},
+		{"us", 1000},
+		{"usec", 1000},
+		{"ms", 1000000},
+		{"msec", 1000000},
+		{"s", DTRACE_NANOSEC},
+		{"sec", DTRACE_NANOSEC},
+		{"m", DTRACE_NANOSEC * 60},
+		{"min", DTRACE_NANOSEC * 60},
+		{"h", DTRACE_NANOSEC * 60 * 60},
+		{"hour", DTRACE_NANOSEC * 60 * 60},
+		{"d", DTRACE_NANOSEC * 24 * 60 * 60},
+		{"day", DTRACE_NANOSEC * 24 * 60 * 60},
+		{"hz", 0},
+	};
+	int64_t mul = 1;
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno != 0 || end == arg || v > INT64_MAX)
+		return -1;
+
+	if (*end != '\0') {
+		for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+			if (strcasecmp(suffix[i].name, end) == 0)
+				break;
+		}
+		if (i == sizeof(suffix) / sizeof(suffix[0]))
+			return -1;
+		mul = suffix[i].mul;
+	}
+
+	if (mul == 0) {
+		*valp = v != 0 ? DTRACE_NANOSEC / (int64_t)v : 0;
+	} else {
+		if (mul > 1 && v > (unsigned long long)(INT64_MAX / mul))
+			return -1;
+		*valp = (int64_t)v * mul;
+	}
+	return 0;
+}
+
+static int
+dt_opt_runtime(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const struct {
+		const char *positive;
+		const char *negative;
+	} couples[] = {
+		{"yes", "no"},     {"enable", "disable"}, {"enabled", "disabled"},
+		{"true", "false"}, {"on", "off"},         {"set", "unset"},
+	};
+	dtrace_optval_t val = 0;
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (arg != NULL) {
+		if (arg[0] == '\0') {
+			val = DTRACEOPT_UNSET;
+			goto out;
+		}
+		for (i = 0; i < sizeof(couples) / sizeof(couples[0]); i++) {
+			if (strcasecmp(couples[i].positive, arg) == 0) {
+				val = 1;
+				goto out;
+			}
+			if (strcasecmp(couples[i].negative, arg) == 0) {
+				val = DTRACEOPT_UNSET;
+				goto out;
+			}
+		}
+		errno = 0;
+		v = strtoull(arg, &end, 0);
+		if (*end != '\0' || errno != 0 || v > INT64_MAX)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		val = (dtrace_optval_t)v;
+	}
+out:
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_size(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val = 0;
+
+	if (arg != NULL && dt_optval_size(arg, &val) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_strsize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val = 0;
+
+	if (arg != NULL && dt_optval_size(arg, &val) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (val > UINT_MAX)
+		return dt_set_errno(dtp, EOVERFLOW);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_rate(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val = 0;
+
+	if (arg != NULL && dt_optval_rate(arg, &val) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_bufpolicy(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const struct {
+		const char *name;
+		int policy;
+	} policies[] = {
+		{"ring", DTRACEOPT_BUFPOLICY_RING},
+		{"fill", DTRACEOPT_BUFPOLICY_FILL},
+		{"switch", DTRACEOPT_BUFPOLICY_SWITCH},
+	};
+	size_t i;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		if (strcmp(policies[i].name, arg) == 0) {
+			dtp->dt_options[option] = policies[i].policy;
+			return 0;
+		}
+	}
+	return dt_set_errno(dtp, EDT_BADOPTVAL);
+}
+
+static int
+dt_opt_bufresize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg != NULL && strcmp(arg, "auto") == 0)
+		dtp->dt_options[option] = DTRACEOPT_BUFRESIZE_AUTO;
+	else if (arg != NULL && strcmp(arg, "manual") == 0)
+		dtp->dt_options[option] = DTRACEOPT_BUFRESIZE_MANUAL;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return 0;
+}
+
+static int
+dt_opt_cflags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_cflags |= (unsigned)option;
+	return 0;
+}
+
+static int
+dt_opt_agg(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_aggregate.dtat_flags |= (int)option;
+	return 0;
+}
+
+static int
+dt_cpp_add_arg(dtrace_hdl_t *dtp, const char *prefix, const char *arg)
+{
+	size_t len = strlen(prefix) + strlen(arg) + 1;
+	char **argv = realloc(dtp->dt_cpp_argv, sizeof(char *) * (size_t)(dtp->dt_cpp_argc + 1));
+	char *s;
+
+	if (argv == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_cpp_argv = argv;
+	if ((s = malloc(len)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	(void)strcpy(s, prefix);
+	(void)strcat(s, arg);
+	argv[dtp->dt_cpp_argc++] = s;
+	return 0;
+}
+
+/* -D, -U, -I: the option value becomes one preprocessor argument. */
+static int
+dt_opt_cpp_opts(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return dt_cpp_add_arg(dtp, (const char *)option, arg);
+}
+
+static int
+dt_opt_cpp_hdrs(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	(void)option;
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return dt_cpp_add_arg(dtp, "-H", "");
+}
+
+static int
+dt_opt_cpp_path(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	char *cpp;
+
+	(void)option;
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if ((cpp = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	free(dtp->dt_cpp_path);
+	dtp->dt_cpp_path = cpp;
+	return 0;
+}
+
+/* Sorted by name within each kind, as DTrace lists them. */
+static const dt_option_t dt_options[] = {
+	/* compile-time and consumer bookkeeping */
+	{"aggpercpu", DT_OPT_COMPILE, dt_opt_agg, DTRACE_A_PERCPU},
+	{"argref", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ARGREF},
+	{"cpp", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_CPP},
+	{"cpphdrs", DT_OPT_COMPILE, dt_opt_cpp_hdrs, 0},
+	{"cpppath", DT_OPT_COMPILE, dt_opt_cpp_path, 0},
+	{"defaultargs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_DEFARG},
+	{"define", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-D"},
+	{"empty", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_EMPTY},
+	{"errtags", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ETAGS},
+	{"incdir", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-I"},
+	{"pspec", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_PSPEC},
+	{"undef", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-U"},
+	{"verbose", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_DIFV},
+	{"zdefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ZDEFS},
+
+	/* handed to the core at dtrace_go() */
+	{"aggsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_AGGSIZE},
+	{"bufpolicy", DT_OPT_RUNTIME, dt_opt_bufpolicy, DTRACEOPT_BUFPOLICY},
+	{"bufresize", DT_OPT_RUNTIME, dt_opt_bufresize, DTRACEOPT_BUFRESIZE},
+	{"bufsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_BUFSIZE},
+	{"cleanrate", DT_OPT_RUNTIME, dt_opt_rate, DTRACEOPT_CLEANRATE},
+	{"cpu", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_CPU},
+	{"destructive", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_DESTRUCTIVE},
+	{"dynvarsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_DYNVARSIZE},
+	{"grabanon", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_GRABANON},
+	{"jstackframes", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_JSTACKFRAMES},
+	{"jstackstrsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_JSTACKSTRSIZE},
+	{"nspec", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_NSPEC},
+	{"specsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_SPECSIZE},
+	{"stackframes", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_STACKFRAMES},
+	{"statusrate", DT_OPT_RUNTIME, dt_opt_rate, DTRACEOPT_STATUSRATE},
+	{"strsize", DT_OPT_RUNTIME, dt_opt_strsize, DTRACEOPT_STRSIZE},
+	{"temporal", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_TEMPORAL},
+	{"ustackframes", DT_OPT_RUNTIME, dt_opt_runtime, DTRACEOPT_USTACKFRAMES},
+
+	/* read by the consumer as it runs */
+	{"agghist", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGHIST},
+	{"aggpack", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGPACK},
+	{"aggrate", DT_OPT_DYNAMIC, dt_opt_rate, DTRACEOPT_AGGRATE},
+	{"aggsortkey", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGSORTKEY},
+	{"aggsortkeypos", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGSORTKEYPOS},
+	{"aggsortpos", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGSORTPOS},
+	{"aggsortrev", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGSORTREV},
+	{"aggzoom", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_AGGZOOM},
+	{"flowindent", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_FLOWINDENT},
+	{"quiet", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_QUIET},
+	{"rawbytes", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_RAWBYTES},
+	{"stackindent", DT_OPT_DYNAMIC, dt_opt_runtime, DTRACEOPT_STACKINDENT},
+	{"switchrate", DT_OPT_DYNAMIC, dt_opt_rate, DTRACEOPT_SWITCHRATE},
+};
+
+static const dt_option_t *
+dt_option_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dt_options) / sizeof(dt_options[0]); i++) {
+		if (strcmp(dt_options[i].o_name, name) == 0)
+			return &dt_options[i];
+	}
+	return NULL;
+}
+
+int
+dt_option_is_dynamic(const char *name)
+{
+	const dt_option_t *op = dt_option_lookup(name);
+
+	return op != NULL && op->o_kind == DT_OPT_DYNAMIC;
+}
+
+int
+dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val)
+{
+	const dt_option_t *op;
+
+	if (opt == NULL)
+		return dt_set_errno(dtp, EINVAL);
+	if ((op = dt_option_lookup(opt)) == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (op->o_kind == DT_OPT_RUNTIME && dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	return op->o_func(dtp, val, op->o_option);
+}
+
+int
+dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, dtrace_optval_t *val)
+{
+	const dt_option_t *op;
+
+	if (opt == NULL)
+		return dt_set_errno(dtp, EINVAL);
+	/* Only options with a value in dt_options can be read back. */
+	if ((op = dt_option_lookup(opt)) == NULL || op->o_kind == DT_OPT_COMPILE)
+		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	*val = dtp->dt_options[op->o_option];
+	return 0;
+}
+
+/*
+ * The consumer paces itself by three rates even when the user set none;
+ * these are the values the core applies to unset options.
+ */
+void
+dt_options_defaults(dtrace_hdl_t *dtp)
+{
+	static const struct {
+		int opt;
+		dtrace_optval_t val;
+	} defaults[] = {
+		{DTRACEOPT_SWITCHRATE, DTRACE_SWITCHRATE_DEFAULT},
+		{DTRACEOPT_AGGRATE, DTRACE_AGGRATE_DEFAULT},
+		{DTRACEOPT_STATUSRATE, DTRACE_STATUSRATE_DEFAULT},
+		{DTRACEOPT_STRSIZE, DTRACE_STRSIZE_DEFAULT},
+		{DTRACEOPT_STACKFRAMES, DTRACE_STACKFRAMES_DEFAULT},
+		{DTRACEOPT_USTACKFRAMES, DTRACE_USTACKFRAMES_DEFAULT},
+		{DTRACEOPT_BUFPOLICY, DTRACEOPT_BUFPOLICY_SWITCH},
+		{DTRACEOPT_CPU, DTRACE_CPUALL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		if (dtp->dt_options[defaults[i].opt] == DTRACEOPT_UNSET)
+			dtp->dt_options[defaults[i].opt] = defaults[i].val;
+	}
+}
+
+/*
+ * After GO, read back the options the core settled on (it may have lowered
+ * buffer sizes or clamped rates): DOFGET hands back the state's options as
+ * an OPTDESC section.
+ */
+int
+dt_options_load(dtrace_hdl_t *dtp)
+{
+	dof_hdr_t hdr, *dof;
+	const dof_sec_t *sec;
+	uint64_t offs;
+	uint32_t i;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.dofh_loadsz = sizeof(hdr);
+	if (dt_ctl(dtp, DTRACE_CTL_DOFGET, &hdr, NULL) != 0)
+		return -1;
+	if (hdr.dofh_loadsz < sizeof(hdr))
+		return dt_set_errno(dtp, EINVAL);
+	if ((dof = dt_zalloc(dtp, hdr.dofh_loadsz)) == NULL)
+		return -1;
+	dof->dofh_loadsz = hdr.dofh_loadsz;
+	if (dt_ctl(dtp, DTRACE_CTL_DOFGET, dof, NULL) != 0) {
+		free(dof);
+		return -1;
+	}
+
+	for (i = 0; i < dof->dofh_secnum; i++) {
+		uint64_t soff = dof->dofh_secoff + (uint64_t)i * dof->dofh_secsize;
+
+		if (soff + sizeof(dof_sec_t) > dof->dofh_loadsz)
+			break;
+		sec = (const dof_sec_t *)((const char *)dof + soff);
+		if (sec->dofs_type != DOF_SECT_OPTDESC || sec->dofs_entsize == 0)
+			continue;
+		for (offs = 0; offs + sizeof(dof_optdesc_t) <= sec->dofs_size &&
+			       sec->dofs_offset + offs + sizeof(dof_optdesc_t) <= dof->dofh_loadsz;
+		     offs += sec->dofs_entsize) {
+			const dof_optdesc_t *opt =
+			    (const dof_optdesc_t *)((const char *)dof + sec->dofs_offset + offs);
+
+			if (opt->dofo_strtab != DOF_SECIDX_NONE || opt->dofo_option >= DTRACEOPT_MAX)
+				continue;
+			dtp->dt_options[opt->dofo_option] = (dtrace_optval_t)opt->dofo_value;
+		}
+	}
+	free(dof);
+	return 0;
+}

@@ -1,0 +1,650 @@
+/*
+ * dt_print.c: how DTrace prints a record that has no format of its own:
+ * trace() of each size, strings and byte dumps, stack()/ustack() frames,
+ * sym()/mod()/usym()/umod(), and aggregation values, above all the
+ * quantize()/lquantize()/llquantize() distributions.
+ *
+ * Every width, label and bar here is DTrace's, character for character: a
+ * distribution is a header, one line per bucket from one below the first
+ * non-empty bucket to one above the last, each with its label right-aligned
+ * in 16 columns, a bar of '@' forty columns wide scaled to the total, and the
+ * count; negative counts draw the bar the other way.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+/* aggzoom: the tallest bar fills this fraction of the width */
+#define DT_AGGZOOM_MAX 0.95L
+
+static long double
+dt_fabsl(long double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static void
+dt_quantize_total(dtrace_hdl_t *dtp, int64_t datum, long double *total)
+{
+	long double val = dt_fabsl((long double)datum);
+
+	if (dtp->dt_options[DTRACEOPT_AGGZOOM] == DTRACEOPT_UNSET) {
+		*total += val;
+		return;
+	}
+	val *= 1 / DT_AGGZOOM_MAX;
+	if (*total < val)
+		*total = val;
+}
+
+static int
+dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp)
+{
+	return dt_printf(dtp, fp, "\n%16s %41s %-9s\n", "value",
+	                 "------------- Distribution -------------", "count");
+}
+
+static int
+dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total,
+		   int positives, int negatives)
+{
+	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+	static const char spaces[] = "                                        ";
+	unsigned len = 40, depth;
+	long long n = (long long)(val / (int64_t)normal);
+	long double f;
+
+	if (!negatives) {
+		if (positives) {
+			f = (dt_fabsl((long double)val) * len) / total;
+			depth = (unsigned)(f + 0.5);
+		} else {
+			depth = 0;
+		}
+		return dt_printf(dtp, fp, "|%s%s %-9lld\n", ats + len - depth, spaces + depth, n);
+	}
+
+	if (!positives) {
+		f = (dt_fabsl((long double)val) * len) / total;
+		depth = (unsigned)(f + 0.5);
+		return dt_printf(dtp, fp, "%s%s| %-9lld\n", spaces + depth, ats + len - depth, n);
+	}
+
+	/* Both signs: half-width bars either side of a center line. */
+	len /= 2;
+	f = (dt_fabsl((long double)val) * len) / total;
+	depth = (unsigned)(f + 0.5);
+	if (val <= 0)
+		return dt_printf(dtp, fp, "%s%s|%*s %-9lld\n", spaces + 40 - len + depth,
+		                 ats + 40 - depth, (int)len, "", n);
+	return dt_printf(dtp, fp, "%20s|%s%s %-9lld\n", "", ats + 40 - depth,
+	                 spaces + 40 - len + depth, n);
+}
+
+int
+dt_print_quantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
+{
+	const int64_t *data = addr;
+	int i, first_bin = 0, last_bin = DTRACE_QUANTIZE_NBUCKETS - 1;
+	int positives = 0, negatives = 0;
+	long double total = 0;
+
+	if (size != DTRACE_QUANTIZE_NBUCKETS * sizeof(uint64_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	while (first_bin < DTRACE_QUANTIZE_NBUCKETS - 1 && data[first_bin] == 0)
+		first_bin++;
+
+	if (first_bin == DTRACE_QUANTIZE_NBUCKETS - 1) {
+		/* nothing (cleared, or only zero increments): show around 0 */
+		first_bin = DTRACE_QUANTIZE_ZEROBUCKET - 1;
+		last_bin = DTRACE_QUANTIZE_ZEROBUCKET + 1;
+	} else {
+		if (first_bin > 0)
+			first_bin--;
+		while (last_bin > 0 && data[last_bin] == 0)
+			last_bin--;
+		if (last_bin < DTRACE_QUANTIZE_NBUCKETS - 1)
+			last_bin++;
+	}
+
+	for (i = first_bin; i <= last_bin; i++) {
+		positives |= data[i] > 0;
+		negatives |= data[i] < 0;
+		dt_quantize_total(dtp, data[i], &total);
+	}
+
+	if (dt_print_quanthdr(dtp, fp) != 0)
+		return -1;
+
+	for (i = first_bin; i <= last_bin; i++) {
+		if (dt_printf(dtp, fp, "%16lld ", (long long)DTRACE_QUANTIZE_BUCKETVAL(i)) != 0 ||
+		    dt_print_quantline(dtp, fp, data[i], normal, total, positives, negatives) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
+{
+	const int64_t *data = addr;
+	int i, first_bin, last_bin, base, positives = 0, negatives = 0;
+	uint16_t step, levels;
+	long double total = 0;
+	uint64_t arg;
+
+	if (size < sizeof(uint64_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	arg = (uint64_t)*data++;
+	size -= sizeof(uint64_t);
+	base = DTRACE_LQUANTIZE_BASE(arg);
+	step = DTRACE_LQUANTIZE_STEP(arg);
+	levels = DTRACE_LQUANTIZE_LEVELS(arg);
+
+	if (size != sizeof(uint64_t) * (size_t)(levels + 2))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	first_bin = 0;
+	last_bin = levels + 1;
+	while (first_bin <= levels + 1 && data[first_bin] == 0)
+		first_bin++;
+
+	if (first_bin > levels + 1) {
+		first_bin = 0;
+		last_bin = 2;
+	} else {
+		if (first_bin > 0)
+			first_bin--;
+		while (last_bin > 0 && data[last_bin] == 0)
+			last_bin--;
+		if (last_bin < levels + 1)
+			last_bin++;
+	}
+
+	for (i = first_bin; i <= last_bin; i++) {
+		positives |= data[i] > 0;
+		negatives |= data[i] < 0;
+		dt_quantize_total(dtp, data[i], &total);
+	}
+
+	if (dt_print_quanthdr(dtp, fp) != 0)
+		return -1;
+
+	for (i = first_bin; i <= last_bin; i++) {
+		char c[32];
+		int err;
+
+		if (i == 0) {
+			(void)snprintf(c, sizeof(c), "< %d", base);
+			err = dt_printf(dtp, fp, "%16s ", c);
+		} else if (i == levels + 1) {
+			(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+			err = dt_printf(dtp, fp, "%16s ", c);
+		} else {
+			err = dt_printf(dtp, fp, "%16d ", base + (i - 1) * step);
+		}
+		if (err != 0 ||
+		    dt_print_quantline(dtp, fp, data[i], normal, total, positives, negatives) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
+{
+	const int64_t *data = addr;
+	int i, first_bin, last_bin, bin = 1, order, levels, positives = 0, negatives = 0;
+	uint16_t factor, low, high, nsteps;
+	int64_t value = 1, next, step;
+	long double total = 0;
+	uint64_t arg;
+	char c[32];
+
+	if (size < sizeof(uint64_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	arg = (uint64_t)*data++;
+	size -= sizeof(uint64_t);
+	factor = DTRACE_LLQUANTIZE_FACTOR(arg);
+	low = DTRACE_LLQUANTIZE_LOW(arg);
+	high = DTRACE_LLQUANTIZE_HIGH(arg);
+	nsteps = DTRACE_LLQUANTIZE_NSTEP(arg);
+
+	if (size > INT32_MAX || size < 2 * sizeof(uint64_t) || factor < 2 || low >= high ||
+	    nsteps == 0 || factor > nsteps)
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	levels = (int)(size / sizeof(uint64_t));
+	first_bin = 0;
+	last_bin = levels - 1;
+	while (first_bin < levels && data[first_bin] == 0)
+		first_bin++;
+
+	if (first_bin == levels) {
+		first_bin = 0;
+		last_bin = 1;
+	} else {
+		if (first_bin > 0)
+			first_bin--;
+		while (last_bin > 0 && data[last_bin] == 0)
+			last_bin--;
+		if (last_bin < levels - 1)
+			last_bin++;
+	}
+
+	for (i = first_bin; i <= last_bin; i++) {
+		positives |= data[i] > 0;
+		negatives |= data[i] < 0;
+		dt_quantize_total(dtp, data[i], &total);
+	}
+
+	if (dt_print_quanthdr(dtp, fp) != 0)
+		return -1;
+
+	for (order = 0; order < low; order++)
+		value *= factor;
+	next = value * factor;
+	step = next > nsteps ? next / nsteps : 1;
+
+	if (first_bin == 0) {
+		(void)snprintf(c, sizeof(c), "< %lld", (long long)value);
+		if (dt_printf(dtp, fp, "%16s ", c) != 0 ||
+		    dt_print_quantline(dtp, fp, data[0], normal, total, positives, negatives) != 0)
+			return -1;
+	}
+
+	while (order <= high && bin < levels) {
+		if (bin >= first_bin && bin <= last_bin) {
+			if (dt_printf(dtp, fp, "%16lld ", (long long)value) != 0 ||
+			    dt_print_quantline(dtp, fp, data[bin], normal, total, positives,
+			                       negatives) != 0)
+				return -1;
+		}
+		bin++;
+		if ((value += step) != next)
+			continue;
+		next = value * factor;
+		step = next > nsteps ? next / nsteps : 1;
+		order++;
+	}
+
+	if (last_bin < bin || bin >= levels)
+		return 0;
+
+	(void)snprintf(c, sizeof(c), ">= %lld", (long long)value);
+	if (dt_printf(dtp, fp, "%16s ", c) != 0)
+		return -1;
+	return dt_print_quantline(dtp, fp, data[bin], normal, total, positives, negatives);
+}
+
+static unsigned __int128
+dt_isqrt128(unsigned __int128 x)
+{
+	unsigned __int128 res = 0, bit = (unsigned __int128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit != 0) {
+		if (x >= res + bit) {
+			x -= res + bit;
+			res = (res >> 1) + bit;
+		} else {
+			res >>= 1;
+		}
+		bit >>= 2;
+	}
+	return res;
+}
+
+/*
+ * stddev() data: count, sum, and the sum of squares as a 128-bit value
+ * (low word first).  The result is sqrt(avg(x^2) - avg(x)^2) in integers,
+ * each average taken after dividing by the normalization.
+ */
+uint64_t
+dt_stddev(const uint64_t *data, uint64_t normal)
+{
+	unsigned __int128 sumsq, avgsq, sqavg;
+	int64_t avg;
+
+	if (data[0] == 0 || normal == 0)
+		return 0;
+	sumsq = ((unsigned __int128)data[3] << 64) | data[2];
+	avgsq = sumsq / normal / normal / data[0];
+	avg = (int64_t)data[1] / (int64_t)normal / (int64_t)data[0];
+	if (avg < 0)
+		avg = -avg;
+	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
+	if (avgsq < sqavg)
+		return 0;
+	return (uint64_t)dt_isqrt128(avgsq - sqavg);
+}
+
+/*
+ * Bytes that look like a string (printable characters, then NULs to the
+ * end) print as one; anything else as a hex and ASCII dump.
+ */
+int
+dt_print_bytes(dtrace_hdl_t *dtp, FILE *fp, const char *c, size_t nbytes, int width, int quiet,
+	       int forceraw)
+{
+	const int margin = 5;
+	size_t i, j;
+
+	if (nbytes == 0)
+		return 0;
+
+	if (forceraw || dtp->dt_options[DTRACEOPT_RAWBYTES] != DTRACEOPT_UNSET)
+		goto raw;
+
+	for (i = 0; i < nbytes; i++) {
+		unsigned char u = (unsigned char)c[i];
+
+		/* backspace and bell count as printable: terminals act on them */
+		if (isprint(u) || isspace(u) || c[i] == '\b' || c[i] == '\a')
+			continue;
+		if (c[i] == '\0' && i > 0) {
+			for (j = i + 1; j < nbytes; j++) {
+				if (c[j] != '\0')
+					break;
+			}
+			if (j != nbytes)
+				break;
+			if (quiet)
+				return dt_printf(dtp, fp, "%s", c);
+			return dt_printf(dtp, fp, " %s%*s", width < 0 ? " " : "", width, c);
+		}
+		break;
+	}
+
+	if (i == nbytes) {
+		/* all printable, no terminating NUL: still a string */
+		char *s = dt_alloc(dtp, nbytes + 1);
+		int rval;
+
+		if (s == NULL)
+			return -1;
+		memcpy(s, c, nbytes);
+		s[nbytes] = '\0';
+		rval = dt_printf(dtp, fp, "  %-*s", width, s);
+		free(s);
+		return rval;
+	}
+
+raw:
+	if (dt_printf(dtp, fp, "\n%*s      ", margin, "") != 0)
+		return -1;
+	for (i = 0; i < 16; i++) {
+		if (dt_printf(dtp, fp, "  %c", "0123456789abcdef"[i]) != 0)
+			return -1;
+	}
+	if (dt_printf(dtp, fp, "  0123456789abcdef\n") != 0)
+		return -1;
+
+	for (i = 0; i < nbytes; i += 16) {
+		if (dt_printf(dtp, fp, "%*s%5zx:", margin, "", i) != 0)
+			return -1;
+		for (j = i; j < i + 16 && j < nbytes; j++) {
+			if (dt_printf(dtp, fp, " %02x", (unsigned char)c[j]) != 0)
+				return -1;
+		}
+		while (j++ % 16) {
+			if (dt_printf(dtp, fp, "   ") != 0)
+				return -1;
+		}
+		if (dt_printf(dtp, fp, "  ") != 0)
+			return -1;
+		for (j = i; j < i + 16 && j < nbytes; j++) {
+			if (dt_printf(dtp, fp, "%c", c[j] < ' ' || c[j] > '~' ? '.' : c[j]) != 0)
+				return -1;
+		}
+		if (dt_printf(dtp, fp, "\n") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+dt_stackindent(dtrace_hdl_t *dtp)
+{
+	dtrace_optval_t v = dtp->dt_options[DTRACEOPT_STACKINDENT];
+
+	return v != DTRACEOPT_UNSET ? (int)v : DT_STACKINDENT;
+}
+
+/* "mod`sym+0x1c", "mod`sym", "mod`0x..." or "0x..." for pc in process pid */
+static void
+dt_frame_name(dtrace_hdl_t *dtp, int pid, uint64_t pc, char *c, size_t len)
+{
+	dt_syminfo_t si;
+
+	if (dt_symtab_lookup(dtp, pid, pc, &si) == 0) {
+		if (si.dts_hassym && pc > si.dts_value)
+			(void)snprintf(c, len, "%s`%s+0x%llx", si.dts_object, si.dts_name,
+			               (unsigned long long)(pc - si.dts_value));
+		else if (si.dts_hassym)
+			(void)snprintf(c, len, "%s`%s", si.dts_object, si.dts_name);
+		else
+			(void)snprintf(c, len, "%s`0x%llx", si.dts_object, (unsigned long long)pc);
+	} else {
+		(void)snprintf(c, len, "0x%llx", (unsigned long long)pc);
+	}
+}
+
+int
+dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr, int depth,
+	       int size)
+{
+	int i, indent = dt_stackindent(dtp);
+	char c[2048];
+	uint64_t pc;
+
+	if (dt_printf(dtp, fp, "\n") != 0)
+		return -1;
+	if (format == NULL)
+		format = "%s";
+
+	for (i = 0; i < depth; i++) {
+		switch (size) {
+		case sizeof(uint32_t):
+			pc = *(const uint32_t *)addr;
+			break;
+		case sizeof(uint64_t):
+			pc = *(const uint64_t *)addr;
+			break;
+		default:
+			return dt_set_errno(dtp, EDT_BADSTACKPC);
+		}
+		if (pc == 0)
+			break;
+		addr += size;
+		dt_frame_name(dtp, 0, pc, c, sizeof(c));
+		if (dt_printf(dtp, fp, "%*s", indent, "") != 0 || dt_printf(dtp, fp, format, c) != 0 ||
+		    dt_printf(dtp, fp, "\n") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * ustack(): the pid, the frames, then (with a helper string table) one
+ * string per frame that names frames the symbol tables cannot.
+ */
+int
+dt_print_ustack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr, uint64_t arg)
+{
+	const uint64_t *pc = (const uint64_t *)addr;
+	uint32_t depth = DTRACE_USTACK_NFRAMES(arg);
+	uint32_t strsize = DTRACE_USTACK_STRSIZE(arg);
+	const char *strbase = addr + (depth + 1) * sizeof(uint64_t);
+	const char *str = strsize ? strbase : NULL;
+	int i, indent = dt_stackindent(dtp), pid;
+	char c[2048];
+
+	if (depth == 0)
+		return 0;
+	pid = (int)*pc++;
+	if (dt_printf(dtp, fp, "\n") != 0)
+		return -1;
+	if (format == NULL)
+		format = "%s";
+
+	for (i = 0; i < (int)depth && pc[i] != 0; i++) {
+		dt_syminfo_t si;
+
+		if (dt_printf(dtp, fp, "%*s", indent, "") != 0)
+			return -1;
+		if (dt_symtab_lookup(dtp, pid, pc[i], &si) == 0 && si.dts_hassym) {
+			dt_frame_name(dtp, pid, pc[i], c, sizeof(c));
+		} else if (str != NULL && str[0] != '\0' && str[0] != '@') {
+			(void)snprintf(c, sizeof(c), "%s", str);
+		} else {
+			dt_frame_name(dtp, pid, pc[i], c, sizeof(c));
+		}
+		if (dt_printf(dtp, fp, format, c) != 0 || dt_printf(dtp, fp, "\n") != 0)
+			return -1;
+
+		if (str != NULL && str[0] == '@') {
+			/* an annotation, shown under the frame */
+			(void)snprintf(c, sizeof(c), "  [ %s ]", &str[1]);
+			if (dt_printf(dtp, fp, "%*s", indent, "") != 0 ||
+			    dt_printf(dtp, fp, format, c) != 0 || dt_printf(dtp, fp, "\n") != 0)
+				return -1;
+		}
+		if (str != NULL) {
+			str += strlen(str) + 1;
+			if ((uint32_t)(str - strbase) >= strsize)
+				str = NULL;
+		}
+	}
+	return 0;
+}
+
+int
+dt_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
+{
+	uint64_t pc = *(const uint64_t *)addr;
+	dt_syminfo_t si;
+	char c[1024];
+
+	if (format == NULL)
+		format = "  %-50s";
+	if (dt_symtab_lookup(dtp, 0, pc, &si) == 0) {
+		if (si.dts_hassym)
+			(void)snprintf(c, sizeof(c), "%s`%s", si.dts_object, si.dts_name);
+		else
+			(void)snprintf(c, sizeof(c), "%s`0x%llx", si.dts_object, (unsigned long long)pc);
+	} else {
+		(void)snprintf(c, sizeof(c), "0x%llx", (unsigned long long)pc);
+	}
+	return dt_printf(dtp, fp, format, c);
+}
+
+int
+dt_print_mod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
+{
+	uint64_t pc = *(const uint64_t *)addr;
+	dt_syminfo_t si;
+	char c[1024];
+
+	if (format == NULL)
+		format = "  %-50s";
+	if (dt_symtab_lookup(dtp, 0, pc, &si) == 0)
+		(void)snprintf(c, sizeof(c), "%s", si.dts_object);
+	else
+		(void)snprintf(c, sizeof(c), "0x%llx", (unsigned long long)pc);
+	return dt_printf(dtp, fp, format, c);
+}
+
+int
+dt_print_usym(dtrace_hdl_t *dtp, FILE *fp, const char *addr, dtrace_actkind_t act)
+{
+	uint64_t pid = ((const uint64_t *)addr)[0];
+	uint64_t pc = ((const uint64_t *)addr)[1];
+	dt_syminfo_t si;
+	char c[1024];
+
+	/* usym() names the function, uaddr() the exact address */
+	if (act == DTRACEACT_USYM && dt_symtab_lookup(dtp, (int)pid, pc, &si) == 0 && si.dts_hassym)
+		pc = si.dts_value;
+	(void)dtrace_uaddr2str(dtp, (int)pid, pc, c, sizeof(c));
+	return dt_printf(dtp, fp, "  %-50s", c);
+}
+
+int
+dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
+{
+	uint64_t pid = ((const uint64_t *)addr)[0];
+	uint64_t pc = ((const uint64_t *)addr)[1];
+	dt_syminfo_t si;
+	char c[1024];
+
+	if (format == NULL)
+		format = "  %-50s";
+	if (dt_symtab_lookup(dtp, (int)pid, pc, &si) == 0)
+		(void)snprintf(c, sizeof(c), "%s", si.dts_object);
+	else
+		(void)snprintf(c, sizeof(c), "0x%llx", (unsigned long long)pc);
+	return dt_printf(dtp, fp, format, c);
+}
+
+/* One key or value of an aggregation printed without a format. */
+int
+dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
+	       size_t size, uint64_t normal)
+{
+	const int64_t *data = (const int64_t *)addr;
+
+	switch (rec->dtrd_action) {
+	case DTRACEACT_STACK:
+		if (rec->dtrd_arg == 0)
+			return dt_set_errno(dtp, EDT_DMISMATCH);
+		return dt_print_stack(dtp, fp, NULL, addr, (int)rec->dtrd_arg,
+		                      (int)(rec->dtrd_size / rec->dtrd_arg));
+	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
+		return dt_print_ustack(dtp, fp, NULL, addr, rec->dtrd_arg);
+	case DTRACEACT_USYM:
+	case DTRACEACT_UADDR:
+		return dt_print_usym(dtp, fp, addr, rec->dtrd_action);
+	case DTRACEACT_UMOD:
+		return dt_print_umod(dtp, fp, NULL, addr);
+	case DTRACEACT_SYM:
+		return dt_print_sym(dtp, fp, NULL, addr);
+	case DTRACEACT_MOD:
+		return dt_print_mod(dtp, fp, NULL, addr);
+	case DTRACEAGG_QUANTIZE:
+		return dt_print_quantize(dtp, fp, addr, size, normal);
+	case DTRACEAGG_LQUANTIZE:
+		return dt_print_lquantize(dtp, fp, addr, size, normal);
+	case DTRACEAGG_LLQUANTIZE:
+		return dt_print_llquantize(dtp, fp, addr, size, normal);
+	case DTRACEAGG_AVG:
+		return dt_printf(dtp, fp, " %16lld",
+		                 data[0] ? (long long)(data[1] / (int64_t)normal / data[0]) : 0);
+	case DTRACEAGG_STDDEV:
+		return dt_printf(dtp, fp, " %16llu",
+		                 data[0] ? (unsigned long long)dt_stddev((const uint64_t *)addr, normal)
+		                         : 0);
+	default:
+		break;
+	}
+
+	switch (size) {
+	case sizeof(uint64_t):
+		return dt_printf(dtp, fp, " %16lld", (long long)(*(const int64_t *)addr / (int64_t)normal));
+	case sizeof(uint32_t):
+		return dt_printf(dtp, fp, " %8d", (int)(*(const uint32_t *)addr / (uint32_t)normal));
+	case sizeof(uint16_t):
+		return dt_printf(dtp, fp, " %5d", (int)(*(const uint16_t *)addr / (uint32_t)normal));
+	case sizeof(uint8_t):
+		return dt_printf(dtp, fp, " %3d", (int)(*(const uint8_t *)addr / (uint32_t)normal));
+	default:
+		return dt_print_bytes(dtp, fp, addr, size, -50, 0, 0);
+	}
+}

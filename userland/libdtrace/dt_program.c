@@ -1,0 +1,282 @@
+/*
+ * dt_program.c: D programs, between the compiler (dt_compile.h) and the
+ * core.  Compiling hands the compiler this handle's options, preprocessor
+ * arguments and a window on the core (probe matching, argument types,
+ * #pragma options); enabling hands the DOF to the core.  Each program gets
+ * its own range of uarg cookies, so a record's dtrd_uarg leads back to the
+ * program and action that made it (aggregation names come that way).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_compile.h"
+#include "dt_impl.h"
+
+static const char dt_errprog_text[] = "dtrace:::ERROR"
+                                      "{"
+                                      "\ttrace(arg1);"
+                                      "\ttrace(arg2);"
+                                      "\ttrace(arg3);"
+                                      "\ttrace(arg4);"
+                                      "\ttrace(arg5);"
+                                      "}";
+
+/* --- What the compiler asks of the consumer ------------------------------ */
+
+static int
+dt_cops_probe_match(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t *first)
+{
+	dtrace_hdl_t *dtp = arg;
+	dtrace_probedesc_t pd;
+	dtrace_id_t id = 1;
+	int count = 0;
+
+	for (;;) {
+		pd = *pdp;
+		pd.dtpd_id = id;
+		if (dt_ctl(dtp, DTRACE_CTL_PROBEMATCH, &pd, NULL) != 0) {
+			if (dtp->dt_errno == ESRCH || dtp->dt_errno == ENOENT)
+				break;
+			return -1;
+		}
+		if (count++ == 0 && first != NULL)
+			*first = pd;
+		if (pd.dtpd_id < id)
+			break;
+		id = pd.dtpd_id + 1;
+	}
+	return count;
+}
+
+static int
+dt_cops_probe_arg(void *arg, dtrace_argdesc_t *adp)
+{
+	dtrace_hdl_t *dtp = arg;
+
+	return dt_ctl(dtp, DTRACE_CTL_PROBEARG, adp, NULL) == 0 ? 0 : -1;
+}
+
+static int
+dt_cops_setopt(void *arg, const char *name, const char *value, char *errbuf, size_t errlen)
+{
+	dtrace_hdl_t *dtp = arg;
+
+	if (dtrace_setopt(dtp, name, value) == 0)
+		return 0;
+	(void)snprintf(errbuf, errlen, "%s", dtrace_errmsg(dtp, dtrace_errno(dtp)));
+	return -1;
+}
+
+/* --- Programs ------------------------------------------------------------ */
+
+static const char *
+dt_program_aggname(dtrace_hdl_t *dtp, uint64_t uarg)
+{
+	dtrace_prog_t *pgp;
+
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		const dt_caction_t *act = dt_cprog_action(pgp->dp_cprog, uarg);
+
+		if (act != NULL && act->agg >= 0 && (size_t)act->agg < pgp->dp_cprog->naggs)
+			return pgp->dp_cprog->aggs[act->agg].name;
+	}
+	return NULL;
+}
+
+void
+dt_program_free(dtrace_prog_t *pgp)
+{
+	if (pgp == NULL)
+		return;
+	dt_cprog_free(pgp->dp_cprog);
+	free(pgp->dp_name);
+	free(pgp);
+}
+
+static dtrace_prog_t *
+dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_t spec,
+		   unsigned cflags, int argc, char *const argv[])
+{
+	dt_copts_t copts;
+	dt_cprog_t *cprog;
+	dtrace_prog_t *pgp;
+	uint64_t next;
+	size_t i;
+
+	memset(&copts, 0, sizeof(copts));
+	copts.flags = cflags | dtp->dt_cflags;
+	copts.pspec = spec;
+	copts.argc = argc;
+	copts.argv = argv;
+	copts.cpp = dtp->dt_cpp_path;
+	copts.cpp_argc = dtp->dt_cpp_argc;
+	copts.cpp_argv = dtp->dt_cpp_argv;
+	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
+		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
+	copts.uarg_base = dtp->dt_nextuarg;
+	copts.ops.arg = dtp;
+	if (dtp->dt_backend != NULL) {
+		copts.ops.probe_match = dt_cops_probe_match;
+		copts.ops.probe_arg = dt_cops_probe_arg;
+	}
+	copts.ops.setopt = dt_cops_setopt;
+
+	cprog = s != NULL ? dt_compile_string(s, &copts) : dt_compile_file(fp, &copts);
+	if (cprog == NULL) {
+		(void)dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	if (cprog->err.failed) {
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "%s", cprog->err.text);
+		dt_cprog_free(cprog);
+		(void)dt_set_errno(dtp, EDT_COMPILER);
+		return NULL;
+	}
+	if ((pgp = dt_zalloc(dtp, sizeof(*pgp))) == NULL) {
+		dt_cprog_free(cprog);
+		return NULL;
+	}
+	pgp->dp_cprog = cprog;
+	for (i = 0; i < cprog->ndescs; i++)
+		pgp->dp_matches += cprog->descs[i].matched > 0 ? (unsigned)cprog->descs[i].matched : 0;
+
+	/* the next program's cookies start past every cookie this one used */
+	next = cprog->uarg_base + cprog->nacts;
+	for (i = 0; i < cprog->necbs; i++) {
+		if (cprog->ecbs[i].uarg >= next)
+			next = cprog->ecbs[i].uarg + 1;
+	}
+	dtp->dt_nextuarg = next + 1;
+
+	pgp->dp_next = dtp->dt_progs;
+	dtp->dt_progs = pgp;
+	dtp->dt_aggname = dt_program_aggname;
+	return pgp;
+}
+
+dtrace_prog_t *
+dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s, dtrace_probespec_t spec,
+			  unsigned cflags, int argc, char *const argv[])
+{
+	return dt_program_compile(dtp, s, NULL, spec, cflags, argc, argv);
+}
+
+dtrace_prog_t *
+dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned cflags, int argc,
+			char *const argv[])
+{
+	return dt_program_compile(dtp, NULL, fp, DTRACE_PROBESPEC_NAME, cflags, argc, argv);
+}
+
+void
+dtrace_program_setname(dtrace_prog_t *pgp, const char *name)
+{
+	free(pgp->dp_name);
+	pgp->dp_name = name != NULL ? strdup(name) : NULL;
+}
+
+void
+dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
+{
+	const dt_cprog_t *cp = pgp->dp_cprog;
+	size_t i;
+
+	(void)dtp;
+	memset(info, 0, sizeof(*info));
+	info->dpi_matches = pgp->dp_matches;
+	info->dpi_aggregates = (unsigned)cp->naggs;
+	for (i = 0; i < cp->nacts; i++) {
+		uint16_t k = cp->acts[i].kind;
+
+		if (k == DTRACEACT_SPECULATE)
+			info->dpi_speculations++;
+		if (!DTRACEACT_ISAGG(k) && k != DTRACEACT_LIBACT)
+			info->dpi_recgens++;
+	}
+}
+
+int
+dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
+{
+	int n = 0;
+
+	if (info != NULL)
+		dtrace_program_info(dtp, pgp, info);
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if (dt_ctl(dtp, DTRACE_CTL_ENABLE, pgp->dp_cprog->dof, &n) != 0) {
+		const char *why = dtp->dt_backend->errmsg(dtp->dt_bestate);
+
+		if (why != NULL && getenv("DTRACE_DEBUG") != NULL)
+			(void)fprintf(stderr, "libdtrace DEBUG: ENABLE refused: %s\n", why);
+		switch (dtp->dt_errno) {
+		case EINVAL:
+			return dt_set_errno(dtp, EDT_DIFINVAL);
+		case EACCES:
+			return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+		default:
+			return -1;
+		}
+	}
+	pgp->dp_enabled = 1;
+	if (info != NULL)
+		info->dpi_matches = (unsigned)n;
+	return 0;
+}
+
+void
+dtrace_program_disassemble(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
+{
+	(void)dtp;
+	dt_cprog_disassemble(pgp->dp_cprog, fp);
+}
+
+int
+dtrace_program_descs(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_pdesc_f *func, void *arg)
+{
+	size_t i;
+	int rval;
+
+	for (i = 0; i < pgp->dp_cprog->ndescs; i++) {
+		if ((rval = func(dtp, &pgp->dp_cprog->descs[i].pd, arg)) != 0)
+			return rval;
+	}
+	return 0;
+}
+
+/* --- What dtrace_go() enables before GO ---------------------------------- */
+
+/* The library's dtrace:::ERROR enabling, whose firings become error reports. */
+int
+dt_program_errprog(dtrace_hdl_t *dtp)
+{
+	dtrace_prog_t *pgp;
+
+	if ((pgp = dtrace_program_strcompile(dtp, dt_errprog_text, DTRACE_PROBESPEC_NAME,
+	                                     DTRACE_C_ZDEFS, 0, NULL)) == NULL)
+		return -1;
+	if (pgp->dp_cprog->necbs != 1)
+		return dt_set_errno(dtp, EDT_BADERROR);
+	if (dtrace_program_exec(dtp, pgp, NULL) != 0)
+		return -1;
+	dtp->dt_erruarg = pgp->dp_cprog->ecbs[0].uarg;
+	return 0;
+}
+
+/* Every option that is set, as an OPTDESC-only DOF the core applies. */
+int
+dt_program_options(dtrace_hdl_t *dtp)
+{
+	void *dof;
+	size_t size;
+	int rval;
+
+	if (dt_dof_options(dtp->dt_options, &dof, &size) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rval = dt_ctl(dtp, DTRACE_CTL_ENABLE, dof, NULL);
+	free(dof);
+	if (rval != 0 && dtp->dt_errno == EINVAL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return rval;
+}

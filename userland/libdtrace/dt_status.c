@@ -1,0 +1,236 @@
+/*
+ * dt_status.c: drops, errors and option changes, worded as DTrace words
+ * them and delivered to the client's handlers.
+ *
+ * Drops come from three places: a principal or aggregation buffer snapshot
+ * (per CPU: "3 drops on CPU 1"), and the state-wide counters in
+ * dtrace_status_t (dynamic variables, speculations, ...), reported as the
+ * difference from the previous status.  Errors are firings of the
+ * library's own dtrace:::ERROR enabling, whose five records are the
+ * faulting EPID, action, DIF offset, fault and address.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+int
+dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_handle_err_f *hdlr, void *arg)
+{
+	if (dtp->dt_errhdlr != NULL)
+		return dt_set_errno(dtp, EALREADY);
+	dtp->dt_errhdlr = hdlr;
+	dtp->dt_errarg = arg;
+	/* the ERROR enabling itself goes in at dtrace_go() */
+	dtp->dt_errprog_on = 1;
+	return 0;
+}
+
+int
+dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_handle_drop_f *hdlr, void *arg)
+{
+	if (dtp->dt_drophdlr != NULL)
+		return dt_set_errno(dtp, EALREADY);
+	dtp->dt_drophdlr = hdlr;
+	dtp->dt_droparg = arg;
+	return 0;
+}
+
+int
+dtrace_handle_setopt(dtrace_hdl_t *dtp, dtrace_handle_setopt_f *hdlr, void *arg)
+{
+	if (dtp->dt_setopthdlr != NULL)
+		return dt_set_errno(dtp, EALREADY);
+	dtp->dt_setopthdlr = hdlr;
+	dtp->dt_setoptarg = arg;
+	return 0;
+}
+
+int
+dt_handle_setopt(dtrace_hdl_t *dtp, dtrace_setoptdata_t *data)
+{
+	if (dtp->dt_setopthdlr == NULL)
+		return 0;
+	if (dtp->dt_setopthdlr(data, dtp->dt_setoptarg) == DTRACE_HANDLE_ABORT)
+		return dt_set_errno(dtp, EDT_DIRABORT);
+	return 0;
+}
+
+static int
+dt_drop(dtrace_hdl_t *dtp, dtrace_dropdata_t *drop)
+{
+	if (dtp->dt_drophdlr == NULL)
+		return dt_set_errno(dtp, EDT_DROPABORT);
+	if (dtp->dt_drophdlr(drop, dtp->dt_droparg) == DTRACE_HANDLE_ABORT)
+		return dt_set_errno(dtp, EDT_DROPABORT);
+	return 0;
+}
+
+int
+dt_handle_cpudrop(dtrace_hdl_t *dtp, int cpu, dtrace_dropkind_t what, uint64_t howmany)
+{
+	dtrace_dropdata_t drop;
+	char str[80];
+
+	memset(&drop, 0, sizeof(drop));
+	drop.dtdda_handle = dtp;
+	drop.dtdda_cpu = cpu;
+	drop.dtdda_kind = what;
+	drop.dtdda_drops = howmany;
+	drop.dtdda_msg = str;
+	(void)snprintf(str, sizeof(str), "%llu %sdrop%s on CPU %d\n", (unsigned long long)howmany,
+	               what == DTRACEDROP_PRINCIPAL ? "" : "aggregation ", howmany > 1 ? "s" : "",
+	               cpu);
+	return dt_drop(dtp, &drop);
+}
+
+static const struct {
+	dtrace_dropkind_t kind;
+	size_t offset;
+	const char *str;
+	const char *msg;
+} dt_droptab[] = {
+	{DTRACEDROP_DYNAMIC, offsetof(dtrace_status_t, dtst_dyndrops), "dynamic variable drop",
+	 NULL},
+	{DTRACEDROP_DYNRINSE, offsetof(dtrace_status_t, dtst_dyndrops_rinsing),
+	 "dynamic variable drop", " with non-empty rinsing list"},
+	{DTRACEDROP_DYNDIRTY, offsetof(dtrace_status_t, dtst_dyndrops_dirty),
+	 "dynamic variable drop", " with non-empty dirty list"},
+	{DTRACEDROP_SPEC, offsetof(dtrace_status_t, dtst_specdrops), "speculative drop", NULL},
+	{DTRACEDROP_SPECBUSY, offsetof(dtrace_status_t, dtst_specdrops_busy), "failed speculation",
+	 " (available buffer(s) still busy)"},
+	{DTRACEDROP_SPECUNAVAIL, offsetof(dtrace_status_t, dtst_specdrops_unavail),
+	 "failed speculation", " (no speculative buffer available)"},
+	{DTRACEDROP_STKSTROVERFLOW, offsetof(dtrace_status_t, dtst_stkstroverflows),
+	 "jstack()/ustack() string table overflow", NULL},
+	{DTRACEDROP_DBLERROR, offsetof(dtrace_status_t, dtst_dblerrors), "error",
+	 " in ERROR probe enabling"},
+};
+
+int
+dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace_status_t *new)
+{
+	dtrace_dropdata_t drop;
+	char str[120];
+	size_t i;
+
+	if (new->dtst_killed && !old->dtst_killed)
+		return dt_set_errno(dtp, EDT_BRICKED);
+
+	memset(&drop, 0, sizeof(drop));
+	drop.dtdda_handle = dtp;
+	drop.dtdda_cpu = DTRACE_CPUALL;
+	drop.dtdda_msg = str;
+
+	for (i = 0; i < sizeof(dt_droptab) / sizeof(dt_droptab[0]); i++) {
+		uint64_t nval, oval;
+
+		memcpy(&nval, (const char *)new + dt_droptab[i].offset, sizeof(nval));
+		memcpy(&oval, (const char *)old + dt_droptab[i].offset, sizeof(oval));
+		if (nval == oval)
+			continue;
+		(void)snprintf(str, sizeof(str), "%llu %s%s%s\n", (unsigned long long)(nval - oval),
+		               dt_droptab[i].str, nval - oval > 1 ? "s" : "",
+		               dt_droptab[i].msg != NULL ? dt_droptab[i].msg : "");
+		drop.dtdda_kind = dt_droptab[i].kind;
+		drop.dtdda_total = nval;
+		drop.dtdda_drops = nval - oval;
+		if (dt_drop(dtp, &drop) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The ERROR enabling's records, all 64-bit: epid, action, offset, fault, address. */
+#define DT_ERRREC(ndx) (*(const uint64_t *)(data->dtpda_data + epd->dtepd_rec[(ndx)].dtrd_offset))
+
+int
+dt_handle_err(dtrace_hdl_t *dtp, dtrace_probedata_t *data)
+{
+	const dtrace_eprobedesc_t *epd = data->dtpda_edesc;
+	const dtrace_probedesc_t *pd = data->dtpda_pdesc;
+	dtrace_eprobedesc_t *errepd;
+	dtrace_probedesc_t *errpd;
+	dtrace_errdata_t err;
+	char where[32], details[48], offinfo[48], str[1024];
+	dtrace_epid_t epid;
+	int i;
+
+	if (epd->dtepd_nrecs != 5 || strcmp(pd->dtpd_provider, "dtrace") != 0 ||
+	    strcmp(pd->dtpd_name, "ERROR") != 0)
+		return dt_set_errno(dtp, EDT_BADERROR);
+	for (i = 0; i < 5; i++) {
+		if (epd->dtepd_rec[i].dtrd_size != sizeof(uint64_t))
+			return dt_set_errno(dtp, EDT_BADERROR);
+	}
+
+	epid = (dtrace_epid_t)DT_ERRREC(0);
+	if (dt_epid_lookup(dtp, epid, &errepd, &errpd) != 0)
+		return dt_set_errno(dtp, EDT_BADERROR);
+
+	memset(&err, 0, sizeof(err));
+	err.dteda_handle = dtp;
+	err.dteda_edesc = errepd;
+	err.dteda_pdesc = errpd;
+	err.dteda_cpu = data->dtpda_cpu;
+	err.dteda_action = (int)DT_ERRREC(1);
+	err.dteda_offset = (int)DT_ERRREC(2);
+	err.dteda_fault = (int)DT_ERRREC(3);
+	err.dteda_addr = DT_ERRREC(4);
+
+	if (err.dteda_action == 0)
+		(void)snprintf(where, sizeof(where), "predicate");
+	else
+		(void)snprintf(where, sizeof(where), "action #%d", err.dteda_action);
+	if (err.dteda_offset != -1)
+		(void)snprintf(offinfo, sizeof(offinfo), " at DIF offset %d", err.dteda_offset);
+	else
+		offinfo[0] = '\0';
+	if (err.dteda_fault == DTRACEFLT_BADADDR || err.dteda_fault == DTRACEFLT_BADALIGN)
+		(void)snprintf(details, sizeof(details), " (0x%llx)",
+		               (unsigned long long)err.dteda_addr);
+	else
+		details[0] = '\0';
+
+	(void)snprintf(str, sizeof(str), "error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s%s\n",
+	               epid, errpd->dtpd_id, errpd->dtpd_provider, errpd->dtpd_mod,
+	               errpd->dtpd_func, errpd->dtpd_name, dtrace_faultstr(dtp, err.dteda_fault),
+	               details, where, offinfo);
+	err.dteda_msg = str;
+
+	if (dtp->dt_errhdlr == NULL)
+		return dt_set_errno(dtp, EDT_ERRABORT);
+	if (dtp->dt_errhdlr(&err, dtp->dt_errarg) == DTRACE_HANDLE_ABORT)
+		return dt_set_errno(dtp, EDT_ERRABORT);
+	return 0;
+}
+
+/* A fault the library itself found while consuming (freopen, setopt). */
+int
+dt_handle_liberr(dtrace_hdl_t *dtp, const dtrace_probedata_t *data, const char *faultstr)
+{
+	const dtrace_probedesc_t *errpd = data->dtpda_pdesc;
+	dtrace_errdata_t err;
+	char str[2048];
+
+	memset(&err, 0, sizeof(err));
+	err.dteda_handle = dtp;
+	err.dteda_edesc = data->dtpda_edesc;
+	err.dteda_pdesc = data->dtpda_pdesc;
+	err.dteda_cpu = data->dtpda_cpu;
+	err.dteda_action = -1;
+	err.dteda_offset = -1;
+	err.dteda_fault = DTRACEFLT_LIBRARY;
+	(void)snprintf(str, sizeof(str), "error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s\n",
+	               data->dtpda_edesc->dtepd_epid, errpd->dtpd_id, errpd->dtpd_provider,
+	               errpd->dtpd_mod, errpd->dtpd_func, errpd->dtpd_name, faultstr);
+	err.dteda_msg = str;
+
+	if (dtp->dt_errhdlr == NULL)
+		return dt_set_errno(dtp, EDT_ERRABORT);
+	if (dtp->dt_errhdlr(&err, dtp->dt_errarg) == DTRACE_HANDLE_ABORT)
+		return dt_set_errno(dtp, EDT_ERRABORT);
+	return 0;
+}
