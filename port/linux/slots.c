@@ -145,7 +145,12 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 
 	if (linux_arena == NULL || linux_arena->la_nslots == 0)
 		return false;
-	if (home_slot < 0)
+	/* Claim anew after fork, a new arena, or losing the slot to a
+	 * reclaim that took this thread for dead. */
+	if (home_slot < 0 || (uint32_t)home_slot >= linux_arena->la_nslots ||
+	    (home_owned &&
+	     atomic_load_explicit(&linux_arena->la_slots[home_slot].ls_owner,
+				  memory_order_relaxed) != linux_self_id()))
 		home_slot = slot_claim();
 	if (!atomic_compare_exchange_strong_explicit(&linux_arena->la_slots[home_slot].ls_busy,
 						     &expect, linux_self_id(),

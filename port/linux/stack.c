@@ -10,7 +10,8 @@
  * provider's function call) and the walk starts at this function's frame,
  * skipping itself and `aframes` frames: the core passes the provider's
  * artificial frames plus its own frames between dtrace_probe() and here.
- * Walks use frame pointers (the ISA module), every load nofault.
+ * Walks use frame pointers (the ISA module), every load nofault; this file
+ * is built without sibling calls so each function here keeps its frame.
  * Probe context: yes.
  */
 #include "linux_impl.h"

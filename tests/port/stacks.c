@@ -1,0 +1,95 @@
+/*
+ * tests/port/stacks.c: stacks, caller, arguments and uregs through the port.
+ *
+ * Called directly (no interrupted context), getpcstack and getustack walk
+ * the calling thread's frames: the first frame after the skipped ones is
+ * the caller's return address, ustack starts with the pid, depth counts
+ * agree, and uregs are unavailable.  Fired from a cpu timer's signal, the
+ * stack starts at the interrupted PC, uregs[] holds that PC under one of
+ * its indices, and args come from the argument registers.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+#include "port_test.h"
+
+static uint64_t pcs[16], upcs[16], expect_ra;
+static int n, un, depth, udepth;
+
+static void __attribute__((noinline))
+take_stacks(void)
+{
+	expect_ra = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	n = dtrace_port_getpcstack(pcs, 16, 0);
+	un = dtrace_port_getustack(upcs, 16);
+	depth = dtrace_port_getstackdepth(0);
+	udepth = dtrace_port_getustackdepth();
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void __attribute__((noinline))
+outer(void)
+{
+	take_stacks();
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static _Atomic int fired, trap_ok, reg_ok, arg_ok;
+
+static void
+on_timer(void *arg, const isa_regs_t *regs)
+{
+	uint64_t st[8], v;
+	bool ok;
+	unsigned r;
+	int k;
+
+	(void)arg;
+	k = dtrace_port_getpcstack(st, 8, 0);
+	if (k >= 1 && st[0] == isa_regs_pc(regs))
+		atomic_store(&trap_ok, 1);
+	for (r = 0; r < 64; r++) {
+		v = dtrace_port_getreg(r, &ok);
+		if (ok && v == isa_regs_pc(regs))
+			atomic_store(&reg_ok, 1);
+	}
+	if (dtrace_port_getarg(0, 0) == regs->r[isa_arg_regs[0]])
+		atomic_store(&arg_ok, 1);
+	atomic_fetch_add(&fired, 1);
+}
+
+int
+main(void)
+{
+	linux_cputimer_t *t;
+	struct timespec ts = {0, 20 * 1000000L};
+	bool ok = true;
+	int i;
+
+	outer();
+	CHECK(n >= 2 && pcs[1] == expect_ra, "pcstack: n %d, pcs[1] %#llx, want %#llx", n,
+	      (unsigned long long)pcs[1], (unsigned long long)expect_ra);
+	CHECK(un >= 2 && upcs[0] == (uint64_t)getpid() && upcs[2] == expect_ra,
+	      "ustack: n %d pid %llu", un, (unsigned long long)upcs[0]);
+	CHECK(depth >= n && depth < 512, "depth %d vs %d", depth, n);
+	CHECK(udepth >= un && udepth < 512, "udepth %d vs %d", udepth, un);
+	for (i = n; i < 16; i++)
+		CHECK(pcs[i] == 0, "unused pcs zeroed");
+	dtrace_port_getreg(0, &ok);
+	CHECK(!ok, "no uregs outside an interrupted context");
+
+	CHECK(linux_cputimer_start(false, 2 * 1000000ULL, on_timer, NULL, &t) == 0, "timer");
+	for (i = 0; i < 100 && atomic_load(&fired) < 3; i++)
+		nanosleep(&ts, NULL);
+	linux_cputimer_stop(t);
+	linux_cputimer_shutdown();
+	CHECK(atomic_load(&fired) >= 3, "timer fired %d", atomic_load(&fired));
+	CHECK(atomic_load(&trap_ok), "stack starts at the interrupted PC");
+	CHECK(atomic_load(&reg_ok), "uregs[] has the interrupted PC");
+	CHECK(atomic_load(&arg_ok), "args from the argument registers");
+	TEST_DONE();
+}
