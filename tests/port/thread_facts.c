@@ -123,6 +123,7 @@ main(void)
 	for (i = 0; i < 10000000; i++)
 		spin += (uint64_t)i;
 	v1 = dtrace_port_curthread_value(DTRACE_THR_VTIME);
+	CHECK(spin != 0, "spun");
 	CHECK(v1 > v0, "vtime advances (%llu -> %llu)", (unsigned long long)v0,
 	      (unsigned long long)v1);
 	t0 = dtrace_port_gethrtime();
