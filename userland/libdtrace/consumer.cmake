@@ -19,6 +19,7 @@ add_library(dtrace STATIC
 	dt_print.c
 	dt_printf.c
 	dt_probes.c
+	dt_proc.c
 	dt_status.c
 	dt_symtab.c
 	dt_work.c)

@@ -57,6 +57,8 @@ dt_handle_create(int version, int flags)
 	dtp->dt_beganon = -1;
 	dtp->dt_endedon = -1;
 	dtp->dt_stdout_fd = -1;
+	dtp->dt_proc_hold = -1;
+	dtp->dt_proc_report = -1;
 	dtp->dt_nextuarg = DT_UARG_BASE;
 	dtp->dt_ncpu = 1;
 	return dtp;
@@ -73,6 +75,7 @@ dt_handle_destroy(dtrace_hdl_t *dtp)
 	dt_consume_destroy(dtp);
 	dt_desc_destroy(dtp);
 	dt_symtab_destroy(dtp);
+	dt_proc_destroy(dtp);
 	for (i = 0; i < dtp->dt_cpp_argc; i++)
 		free(dtp->dt_cpp_argv[i]);
 	free(dtp->dt_cpp_argv);

@@ -149,6 +149,14 @@ struct dtrace_hdl {
 	int dt_stdout_fd; /* saved stdout across freopen(), -1 */
 
 	dt_symtab_t *dt_symtab;
+
+	/* the traced process (-c, -p): $target */
+	int dt_target;
+	int dt_proc_pid;
+	int dt_proc_created;
+	int dt_proc_hold;   /* write end: closing it lets the child exec */
+	int dt_proc_report; /* read end: the child's exec errno, or EOF */
+
 	/* name of the aggregation whose id record has this uarg (programs) */
 	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
 };
@@ -258,6 +266,9 @@ int dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace
 int dt_handle_err(dtrace_hdl_t *dtp, dtrace_probedata_t *data);
 int dt_handle_liberr(dtrace_hdl_t *dtp, const dtrace_probedata_t *data, const char *faultstr);
 int dt_handle_setopt(dtrace_hdl_t *dtp, dtrace_setoptdata_t *data);
+
+/* dt_proc.c */
+void dt_proc_destroy(dtrace_hdl_t *dtp);
 
 /* dt_symtab.c */
 /* Look addr up in process pid (0: this process).  On success fill the

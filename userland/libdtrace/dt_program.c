@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dt_compile.h"
 #include "dt_impl.h"
@@ -115,6 +116,18 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
 	copts.uarg_base = dtp->dt_nextuarg;
+	if (dtp->dt_target != 0) {
+		/* $target is the -c/-p process; the rest are ours, as DTrace has them */
+		copts.macros.set = 1;
+		copts.macros.pid = (int64_t)getpid();
+		copts.macros.ppid = (int64_t)getppid();
+		copts.macros.pgid = (int64_t)getpgrp();
+		copts.macros.sid = (int64_t)getsid(0);
+		copts.macros.uid = (int64_t)getuid();
+		copts.macros.gid = (int64_t)getgid();
+		copts.macros.target = dtp->dt_target;
+		copts.macros.cwd = NULL;
+	}
 	copts.ops.arg = dtp;
 	if (dtp->dt_backend != NULL) {
 		copts.ops.probe_match = dt_cops_probe_match;

@@ -331,6 +331,19 @@ int dtrace_aggregate_walk_valsorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func,
 int dtrace_aggregate_walk_keyrevsorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func, void *arg);
 int dtrace_aggregate_walk_valrevsorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func, void *arg);
 
+/* --- Processes ----------------------------------------------------------- */
+
+/*
+ * -c: start `file' with argv, held before exec() until dtrace_proc_continue();
+ * -p: name a running process.  Either becomes $target for later
+ * compilations.  Both return the pid, or -1.
+ */
+int dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[]);
+int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
+int dtrace_proc_continue(dtrace_hdl_t *dtp, int pid);
+/* 1 with DTrace's notice ("pid 42 has exited\n") once the process is gone. */
+int dtrace_proc_poll(dtrace_hdl_t *dtp, char *msg, size_t len);
+
 /* --- Formatting helpers ------------------------------------------------- */
 
 /* "mod`sym+0x10" for an address in the traced address space, or "0x...". */
