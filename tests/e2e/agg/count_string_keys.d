@@ -1,0 +1,9 @@
+#pragma D option quiet
+
+BEGIN
+{
+	@c["b"] = count();
+	@c["a"] = count();
+	@c["b"] = count();
+	exit(0);
+}

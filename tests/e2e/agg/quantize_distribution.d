@@ -1,0 +1,10 @@
+#pragma D option quiet
+
+BEGIN
+{
+	@q = quantize(1);
+	@q = quantize(2);
+	@q = quantize(3);
+	@q = quantize(100);
+	exit(0);
+}

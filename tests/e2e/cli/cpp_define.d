@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d\n", VALUE * 2);
+	exit(0);
+}

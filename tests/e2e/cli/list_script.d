@@ -1,0 +1,7 @@
+dtrace:::END
+{
+}
+
+dtrace:::BEGIN
+{
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("[%s]\n", $$1);
+	exit(0);
+}

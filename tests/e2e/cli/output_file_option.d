@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("to -o\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("hello\n");
+	exit(0);
+}

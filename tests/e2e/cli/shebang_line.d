@@ -1,0 +1,7 @@
+#!/usr/sbin/dtrace -qs
+
+BEGIN
+{
+	printf("shebang\n");
+	exit(0);
+}

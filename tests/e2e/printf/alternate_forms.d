@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%#x %#o %#X\n", 255, 8, 255);
+	exit(0);
+}

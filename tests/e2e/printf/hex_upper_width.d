@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%08X\n", 48879);
+	exit(0);
+}

@@ -1,0 +1,10 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("a");
+	printf("b");
+	printf("%d", 1);
+	printf("\n");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("plain text\n");
+	exit(0);
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# run_e2e.sh DTRACE DIR NAME: run one end-to-end test and compare.
+#
+# The test is DIR/NAME.d.  The command line is `dtrace -s NAME.d`, or, when
+# DIR/NAME.args exists, the words of that file with every {d} replaced by
+# NAME.d (so a test can use -n, -l, -q, ... or several scripts).  The test
+# runs in DIR, so messages name the script as written.  Expected:
+#   NAME.out  standard output, exactly (required)
+#   NAME.err  standard error, exactly (optional: unchecked without it)
+#   NAME.rc   exit status (optional: 0 without it)
+# Timing-dependent tests use tick-N and exit() so that all of this is
+# deterministic; TZ is UTC for %Y and walltimestamp.
+set -u
+DTRACE=$1
+DIR=$2
+NAME=$3
+
+cd "$DIR" || exit 2
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/e2e.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+if [ -f "$NAME.args" ]; then
+	ARGS=$(sed "s|{d}|$NAME.d|g" "$NAME.args")
+else
+	ARGS="-s $NAME.d"
+fi
+WANT_RC=0
+[ -f "$NAME.rc" ] && WANT_RC=$(cat "$NAME.rc")
+
+# eval: .args may quote D programs for -n
+eval "set -- $ARGS"
+TZ=UTC LC_ALL=C timeout -s INT 60 "$DTRACE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+
+FAIL=0
+if ! cmp -s "$TMP/out" "$NAME.out"; then
+	echo "FAIL $NAME: standard output differs (expected, got):"
+	diff -u "$NAME.out" "$TMP/out" | head -60
+	FAIL=1
+fi
+if [ -f "$NAME.err" ] && ! cmp -s "$TMP/err" "$NAME.err"; then
+	echo "FAIL $NAME: standard error differs (expected, got):"
+	diff -u "$NAME.err" "$TMP/err" | head -40
+	FAIL=1
+fi
+if [ "$RC" != "$WANT_RC" ]; then
+	echo "FAIL $NAME: exit status $RC, expected $WANT_RC"
+	echo "--- standard error:"
+	head -20 "$TMP/err"
+	FAIL=1
+fi
+[ $FAIL -eq 0 ] && echo "ok $NAME"
+exit $FAIL

@@ -1,0 +1,8 @@
+#pragma D option quiet
+
+BEGIN
+{
+	trace("hello");
+	trace("\n");
+	exit(0);
+}
