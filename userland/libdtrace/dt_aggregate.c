@@ -161,13 +161,12 @@ dt_aggregate_insert(dtrace_hdl_t *dtp, int cpu, dtrace_aggdesc_t *agg, const cha
 		return 0;
 	}
 
-	if ((h = dt_zalloc(dtp, sizeof(*h))) == NULL)
+	/* the entry and its data in one allocation: one cache miss, not two */
+	if ((h = dt_alloc(dtp, sizeof(*h) + agg->dtagd_size)) == NULL)
 		return -1;
+	memset(h, 0, sizeof(*h));
 	aggdata = &h->dtahe_data;
-	if ((aggdata->dtada_data = dt_alloc(dtp, agg->dtagd_size)) == NULL) {
-		free(h);
-		return -1;
-	}
+	aggdata->dtada_data = (char *)(h + 1);
 	memcpy(aggdata->dtada_data, addr, agg->dtagd_size);
 	aggdata->dtada_size = agg->dtagd_size;
 	aggdata->dtada_desc = agg;
@@ -215,7 +214,6 @@ nomem:
 			free(aggdata->dtada_percpu[i]);
 		free(aggdata->dtada_percpu);
 	}
-	free(aggdata->dtada_data);
 	free(h);
 	return -1;
 }
@@ -597,8 +595,7 @@ dt_aggregate_free(dtrace_hdl_t *dtp, dt_ahashent_t *h)
 			free(aggdata->dtada_percpu[i]);
 		free(aggdata->dtada_percpu);
 	}
-	free(aggdata->dtada_data);
-	free(h);
+	free(h); /* dtada_data lives in the same allocation */
 }
 
 static void
