@@ -165,7 +165,8 @@ typedef struct dt_cecb {
 } dt_cecb_t;
 
 typedef struct dt_cerror {
-	int tag;            /* D_* of dt_errtags.h; 0 when compilation succeeded */
+	int failed;         /* nonzero when compilation failed */
+	int tag;            /* D_* of dt_errtags.h (D_UNKNOWN is 0) */
 	int line;           /* 0 when the error has no line */
 	char msg[1024];     /* DTrace's message, no trailing newline */
 	/* "line N: msg", "[D_TAG] line N: msg" with DT_C_ETAGS, "file, line N: msg"
@@ -195,7 +196,7 @@ typedef struct dt_cprog {
 
 /*
  * Compile D source text (NUL-terminated) or a file.  Always returns a program
- * unless out of memory (NULL); on failure prog->err.tag != 0, prog->dof is
+ * unless out of memory (NULL); on failure prog->err.failed != 0, prog->dof is
  * NULL and err holds the message.
  */
 dt_cprog_t *dt_compile_string(const char *text, const dt_copts_t *opts);

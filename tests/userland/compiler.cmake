@@ -1,0 +1,7 @@
+# The D compiler's tests (dt_compiler against a fixed probe list); owner: dcc.
+if(TARGET dt_compiler)
+	add_executable(userland_compile_test ${CMAKE_CURRENT_LIST_DIR}/compile_test.c)
+	target_link_libraries(userland_compile_test PRIVATE dt_compiler)
+	add_test(NAME userland_compile COMMAND userland_compile_test)
+	set_tests_properties(userland_compile PROPERTIES LABELS userland)
+endif()

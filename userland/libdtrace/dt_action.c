@@ -1,0 +1,848 @@
+/*
+ * dt_action.c: clauses to ECB descriptions, statements to actions.
+ *
+ * For each clause and each of its probe descriptions the compiler matches
+ * the description (through dt_cops_t), types the clause in the context of
+ * the first matching probe (args[]), compiles the predicate, then turns
+ * each statement into DTrace's actions with DTrace's record conventions
+ * (see dt_compile.h): trace() and plain expressions are DIFEXPR, printf-like
+ * actions carry their format, aggregations are an id record, key records,
+ * an optional increment record and the DTRACEAGG_* action.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_cg.h"
+#include "dt_grammar.h"
+
+typedef struct dt_actlist {
+	struct dt_stmt_act *a;
+	int n, cap;
+	int stmt;
+	dt_pcb_t *pcb;
+	/* speculation state for DTrace's ordering rules */
+	bool spec, commit, data, agg;
+} dt_actlist_t;
+
+static struct dt_stmt_act *
+dt_act_add(dt_actlist_t *al, uint16_t kind, dt_difo_t *dp)
+{
+	if (al->n == al->cap) {
+		/* arena memory: a compile error anywhere frees it with the rest */
+		int n = al->cap ? al->cap * 2 : 8;
+		struct dt_stmt_act *p = dt_zalloc(al->pcb, (size_t)n * sizeof(*p));
+		if (al->n > 0)
+			memcpy(p, al->a, (size_t)al->n * sizeof(*p));
+		al->a = p;
+		al->cap = n;
+	}
+	struct dt_stmt_act *a = &al->a[al->n++];
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->difo = dp;
+	a->agg = -1;
+	a->stmt = al->stmt;
+	return a;
+}
+
+static dt_difo_t *
+dt_expr_difo(dt_pcb_t *pcb, dt_node_t *n, const char *what)
+{
+	dt_difo_t *dp = dt_difo_new(pcb);
+	dp->what = what;
+	dt_cg_expr_difo(dp, n);
+	return dp;
+}
+
+/* ---- printf format checking ----------------------------------------------- */
+
+static void
+dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fmt, dt_node_t *args,
+		bool aggs)
+{
+	const char *p = fmt;
+	int conv = 0;
+	dt_node_t *a = args;
+	char n1[256];
+
+	while ((p = strchr(p, '%')) != NULL) {
+		p++;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		conv++;
+		/* flags, width, precision, size prefixes */
+		while (*p != '\0' && strchr("-+ #0'?", *p) != NULL)
+			p++;
+		for (int pass = 0; pass < 2; pass++) {
+			if (*p == '*') {
+				if (a == NULL)
+					dnerror(pcb, call, D_PRINTF_DYN_PROTO,
+						"%s( ) prototype mismatch: conversion #%d (%%*) is missing a corresponding \"*\" argument",
+						name, conv);
+				if (!dt_node_is_integer(a))
+					dnerror(pcb, call, D_PRINTF_DYN_TYPE,
+						"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% *\n\t prototype: int\n\t argument: %s",
+						name, dt_node_count(args) - dt_node_count(a) + 2, conv,
+						dt_node_type_name(a, n1, sizeof(n1)));
+				a = a->list;
+				p++;
+			} else {
+				while (*p >= '0' && *p <= '9')
+					p++;
+			}
+			if (pass == 0 && *p == '.')
+				p++;
+			else
+				break;
+		}
+		while (*p != '\0' && strchr("hlLqjzt", *p) != NULL)
+			p++;
+		char c = *p;
+		if (c == '\0')
+			break;
+		p++;
+		if (c == '@') {
+			if (!aggs)
+				dnerror(pcb, call, D_PRINTF_AGG_CONV, "%%@ conversion requires an aggregation and is for use with printa( ) only");
+			continue;
+		}
+		if (aggs)
+			continue; /* printa() conversions consume keys from the aggregation */
+		if (a == NULL)
+			dnerror(pcb, call, D_PRINTF_ARG_PROTO,
+				"%s( ) prototype mismatch: conversion #%d (%%%c) is missing a corresponding value argument",
+				name, conv, c);
+		bool ok = true;
+		const char *proto = "";
+		switch (c) {
+		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
+			ok = dt_node_is_integer(a) || dt_type_is_pointer(a->type);
+			proto = "int";
+			break;
+		case 's':
+			ok = true; /* any value prints as a string in D */
+			break;
+		case 'p':
+			ok = dt_node_is_scalar(a);
+			proto = "pointer or integer";
+			break;
+		default:
+			break;
+		}
+		if (!ok)
+			dnerror(pcb, call, D_PRINTF_ARG_TYPE,
+				"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %%%c\n\t prototype: %s\n\t argument: %s",
+				name, dt_node_count(args) - dt_node_count(a) + 2, conv, c, proto,
+				dt_node_type_name(a, n1, sizeof(n1)));
+		a = a->list;
+	}
+	if (!aggs && a != NULL)
+		dnerror(pcb, call, D_PRINTF_ARG_EXTRA,
+			"%s( ) prototype mismatch: only %d arguments required by this format string", name,
+			dt_node_count(args) - dt_node_count(a) + 1);
+}
+
+static void
+dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t kind)
+{
+	dt_node_t *f = call->args;
+	const char *name = call->ident->name;
+	if (f == NULL)
+		dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: 0 args passed, at least 1 expected",
+			name);
+	if (f->kind != DT_NODE_STRING) {
+		char n1[256];
+		if (!dt_node_is_string(f))
+			dnerror(pcb, call, D_PROTO_ARG,
+				"%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+				name, dt_node_type_name(f, n1, sizeof(n1)));
+		dnerror(pcb, call, D_PRINTF_ARG_FMT, "%s( ) format string must be a constant string", name);
+	}
+	if (f->string[0] == '\0' && kind != DTRACEACT_FREOPEN)
+		dnerror(pcb, call, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
+	dt_printf_check(pcb, call, name, f->string, f->list, false);
+	if (f->list == NULL) {
+		dt_difo_t *dp = dt_difo_new(pcb);
+		dp->what = "action";
+		dt_cg_expr_difo(dp, dt_node_int(pcb, 0));
+		dp->buf[0] = DIF_INSTR_RET(DIF_REG_R0);
+		dp->len = 1;
+		dp->intlen = 0;
+		dp->rtype.dtdt_size = 8;
+		struct dt_stmt_act *a = dt_act_add(al, kind, dp);
+		a->format = f->string;
+		return;
+	}
+	for (dt_node_t *x = f->list; x != NULL; x = x->list) {
+		dt_node_t *save = x->list;
+		if (dt_node_is_void(x) || dt_node_is_actfunc(x) || x->kind == DT_NODE_AGG)
+			dnerror(pcb, call, D_PRINTF_ARG_TYPE, "%s( ) argument may not be a void or action expression", name);
+		x->list = NULL;
+		struct dt_stmt_act *a = dt_act_add(al, kind, dt_expr_difo(pcb, x, "action"));
+		x->list = save;
+		a->format = f->string;
+	}
+}
+
+static int
+dt_agg_index(dt_pcb_t *pcb, dt_ident_t *aid)
+{
+	dt_cprog_t *prog = pcb->prog;
+	for (size_t i = 0; i < prog->naggs; i++)
+		if (prog->aggs[i].id == (dtrace_aggvarid_t)aid->id)
+			return (int)i;
+	dt_cagg_t *g = realloc(prog->aggs, (prog->naggs + 1) * sizeof(*g));
+	if (g == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	prog->aggs = g;
+	memset(&g[prog->naggs], 0, sizeof(*g));
+	g[prog->naggs].name = strdup(strcmp(aid->name, "_") == 0 ? "" : aid->name);
+	g[prog->naggs].id = aid->id;
+	g[prog->naggs].kind = aid->aggfunc != NULL ? (uint16_t)aid->aggfunc->id : 0;
+	return (int)prog->naggs++;
+}
+
+static dt_ident_t *
+dt_agg_arg(dt_pcb_t *pcb, dt_node_t *call, dt_node_t *a, int argn, dt_errtag_t tag_arg, dt_errtag_t tag_bad)
+{
+	char n1[256];
+	if (a == NULL || a->kind != DT_NODE_AGG)
+		dnerror(pcb, call, tag_arg,
+			"%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			call->ident->name, argn, a == NULL ? "void" : dt_node_type_name(a, n1, sizeof(n1)));
+	if (!(a->ident->flags & DT_IDFLG_MOD))
+		dnerror(pcb, call, tag_bad, "undefined aggregation: @%s", a->ident->name);
+	if (a->args != NULL)
+		dnerror(pcb, call, tag_arg,
+			"%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			call->ident->name, argn, "aggregation element");
+	return a->ident;
+}
+
+static void
+dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
+{
+	dt_ident_t *aid = agg->ident;
+	dt_node_t *fn = agg->aggfun;
+	dt_node_t *arg1, *incr = NULL;
+	uint32_t n = 1;
+	uint64_t arg = 0;
+	int argmax = 0;
+	const char *fname;
+
+	if (fn == NULL)
+		dnerror(pcb, agg, D_AGG_NULL, "expression has null effect: @%s", aid->name);
+	fname = fn->ident->name;
+	arg1 = fn->args;
+	int argc = dt_node_count(arg1);
+	uint32_t fid = fn->ident->id;
+
+	/* argument counts */
+	int minargs = fid == DTRACEAGG_COUNT ? 0 : fid == DTRACEAGG_LQUANTIZE ? 3 : fid == DTRACEAGG_LLQUANTIZE ? 5 : 1;
+	int maxargs = fid == DTRACEAGG_COUNT ? 0 : fid == DTRACEAGG_QUANTIZE ? 2 : fid == DTRACEAGG_LQUANTIZE ? 5 : fid == DTRACEAGG_LLQUANTIZE ? 6 : 1;
+	if (argc < minargs || argc > maxargs) {
+		const char *q = minargs == maxargs ? "" : argc < minargs ? "at least " : "no more than ";
+		dnerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", fname,
+			argc, argc == 1 ? "" : "s", q, argc < minargs ? minargs : maxargs);
+	}
+	if (arg1 != NULL && !dt_node_is_scalar(arg1))
+		dnerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument #1 must be of scalar type", fname);
+
+	if (fid == DTRACEAGG_LQUANTIZE) {
+		dt_node_t *a1 = arg1->list, *a2 = a1->list, *a3 = a2->list;
+		int64_t base, limit;
+		uint64_t step = 1, nlevels;
+		if (a1->kind != DT_NODE_INT)
+			dnerror(pcb, a1, D_LQUANT_BASETYPE, "lquantize( ) argument #1 must be an integer constant");
+		base = (int64_t)a1->value;
+		if (base < INT32_MIN || base > INT32_MAX)
+			dnerror(pcb, a1, D_LQUANT_BASEVAL, "lquantize( ) argument #1 must be a 32-bit quantity");
+		if (a2->kind != DT_NODE_INT)
+			dnerror(pcb, a2, D_LQUANT_LIMTYPE, "lquantize( ) argument #2 must be an integer constant");
+		limit = (int64_t)a2->value;
+		if (limit < INT32_MIN || limit > INT32_MAX)
+			dnerror(pcb, a2, D_LQUANT_LIMVAL, "lquantize( ) argument #2 must be a 32-bit quantity");
+		if (limit < base)
+			dnerror(pcb, agg, D_LQUANT_MISMATCH,
+				"lquantize( ) base (argument #1) must be less than limit (argument #2)");
+		if (a3 != NULL) {
+			if (a3->kind != DT_NODE_INT || (int64_t)a3->value <= 0)
+				dnerror(pcb, a3, D_LQUANT_STEPTYPE,
+					"lquantize( ) argument #3 must be a non-zero positive integer constant");
+			if ((step = a3->value) > UINT16_MAX)
+				dnerror(pcb, a3, D_LQUANT_STEPVAL, "lquantize( ) argument #3 must be a 16-bit quantity");
+		}
+		nlevels = (uint64_t)(limit - base) / step;
+		if (nlevels == 0)
+			dnerror(pcb, agg, D_LQUANT_STEPLARGE,
+				"lquantize( ) step (argument #3) too large: must have at least one quantization level");
+		if (nlevels > UINT16_MAX)
+			dnerror(pcb, agg, D_LQUANT_STEPSMALL,
+				"lquantize( ) step (argument #3) too small: number of quantization levels must be a 16-bit quantity");
+		arg = DTRACE_LQUANTIZE_ARG(step, nlevels, base);
+		if (aid->aggarg == 0) {
+			aid->aggarg = arg;
+		} else if (aid->aggarg != arg) {
+			uint64_t o = aid->aggarg;
+			int ob = DTRACE_LQUANTIZE_BASE(o), on = DTRACE_LQUANTIZE_LEVELS(o), os = DTRACE_LQUANTIZE_STEP(o);
+			if (ob != base)
+				dnerror(pcb, agg, D_LQUANT_MATCHBASE,
+					"lquantize( ) base (argument #1) doesn't match previous declaration: expected %d, found %d",
+					ob, (int)base);
+			if ((uint64_t)on * (uint64_t)os != nlevels * step)
+				dnerror(pcb, agg, D_LQUANT_MATCHLIM,
+					"lquantize( ) limit (argument #2) doesn't match previous declaration: expected %d, found %d",
+					ob + on * os, (int)base + (int)nlevels * (int)step);
+			dnerror(pcb, agg, D_LQUANT_MATCHSTEP,
+				"lquantize( ) step (argument #3) doesn't match previous declaration: expected %d, found %d",
+				os, (int)step);
+		}
+		incr = a3 != NULL ? a3->list : NULL;
+		argmax = 5;
+	} else if (fid == DTRACEAGG_LLQUANTIZE) {
+		dt_node_t *a1 = arg1->list, *a2 = a1->list, *a3 = a2->list, *a4 = a3->list;
+		uint64_t factor, lmag, hmag, steps;
+		if (a1->kind != DT_NODE_INT)
+			dnerror(pcb, a1, D_LLQUANT_FACTORTYPE, "llquantize( ) argument #1 must be an integer constant");
+		factor = a1->value;
+		if (factor > UINT16_MAX || factor < 2)
+			dnerror(pcb, a1, D_LLQUANT_FACTORVAL,
+				"llquantize( ) argument #1 must be an unsigned 16-bit quantity greater than or equal to 2");
+		if (a2->kind != DT_NODE_INT)
+			dnerror(pcb, a2, D_LLQUANT_LMAGTYPE, "llquantize( ) argument #2 must be an integer constant");
+		lmag = a2->value;
+		if (lmag > UINT16_MAX)
+			dnerror(pcb, a2, D_LLQUANT_LMAGVAL, "llquantize( ) argument #2 must be an unsigned 16-bit quantity");
+		if (a3->kind != DT_NODE_INT)
+			dnerror(pcb, a3, D_LLQUANT_HMAGTYPE, "llquantize( ) argument #3 must be an integer constant");
+		hmag = a3->value;
+		if (hmag > UINT16_MAX)
+			dnerror(pcb, a3, D_LLQUANT_HMAGVAL, "llquantize( ) argument #3 must be an unsigned 16-bit quantity");
+		if (hmag < lmag)
+			dnerror(pcb, a3, D_LLQUANT_HMAGVAL,
+				"llquantize( ) argument #3 (high magnitude) must be at least argument #2 (low magnitude)");
+		{
+			long double p = 1;
+			for (uint64_t i = 0; i <= hmag; i++)
+				p *= (long double)factor;
+			if (p > (long double)UINT64_MAX)
+				dnerror(pcb, a3, D_LLQUANT_HMAGVAL,
+					"llquantize( ) argument #3 (high magnitude) will cause overflow of 64 bits");
+		}
+		if (a4->kind != DT_NODE_INT)
+			dnerror(pcb, a4, D_LLQUANT_STEPTYPE, "llquantize( ) argument #4 must be an integer constant");
+		steps = a4->value;
+		if (steps > UINT16_MAX)
+			dnerror(pcb, a4, D_LLQUANT_STEPVAL, "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
+		if (steps == 0)
+			dnerror(pcb, a4, D_LLQUANT_STEPVAL, "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
+		if (steps < factor && factor % steps != 0)
+			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
+				"llquantize() argument #4 (steps) must evenly divide argument #1 (factor) when steps<factor");
+		if (steps > factor && steps % factor != 0)
+			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
+				"llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
+		arg = DTRACE_LLQUANTIZE_ARG(factor, lmag, hmag, steps);
+		if (aid->aggarg == 0)
+			aid->aggarg = arg;
+		else if (aid->aggarg != arg)
+			dnerror(pcb, agg, D_LLQUANT_MATCHFACTOR,
+				"llquantize() factor (argument #1) doesn't match previous declaration: expected %d, found %d",
+				DTRACE_LLQUANTIZE_FACTOR(aid->aggarg), (int)factor);
+		incr = a4->list;
+		argmax = 6;
+	} else if (fid == DTRACEAGG_QUANTIZE) {
+		incr = arg1->list;
+		argmax = 2;
+	}
+
+	/* the aggregation's id is the first member of its key */
+	struct dt_stmt_act *a = dt_act_add(al, DTRACEACT_DIFEXPR, dt_difo_const(pcb, aid->id));
+	a->agg = dt_agg_index(pcb, aid);
+	for (dt_node_t *k = agg->args; k != NULL; k = k->list) {
+		dt_node_t *save = k->list;
+		n++;
+		if (dt_node_is_actfunc(k)) {
+			uint32_t kid = k->ident->id;
+			uint16_t kind = kid == DT_ACT_STACK ? DTRACEACT_STACK : kid == DT_ACT_USTACK ? DTRACEACT_USTACK
+			                : kid == DT_ACT_JSTACK ? DTRACEACT_JSTACK : kid == DT_ACT_SYM ? DTRACEACT_SYM
+			                : kid == DT_ACT_MOD ? DTRACEACT_MOD : kid == DT_ACT_USYM ? DTRACEACT_USYM
+			                : kid == DT_ACT_UMOD ? DTRACEACT_UMOD : kid == DT_ACT_UADDR ? DTRACEACT_UADDR : 0;
+			if (kind == 0)
+				dnerror(pcb, k, D_KEY_TYPE, "@%s[ ] key #%d is of invalid type", aid->name, (int)n - 1);
+			if (kind == DTRACEACT_STACK || kind == DTRACEACT_USTACK || kind == DTRACEACT_JSTACK) {
+				struct dt_stmt_act *s = dt_act_add(al, kind, NULL);
+				uint64_t nf = k->args != NULL ? (uint64_t)dt_node_const(pcb, k->args, D_STACK_SIZE, "stack( ) argument #1 must be a non-zero positive integer constant") : 0;
+				if (kind == DTRACEACT_STACK)
+					s->arg = nf;
+				else
+					s->arg = DTRACE_USTACK_ARG(nf, k->args != NULL && k->args->list != NULL ? (uint64_t)dt_node_const(pcb, k->args->list, D_USTACK_STRSIZE, "ustack( ) argument #2 must be a non-zero positive integer constant") : 0);
+				s->agg = a->agg;
+			} else {
+				k->args->list = NULL;
+				struct dt_stmt_act *s = dt_act_add(al, kind, dt_expr_difo(pcb, k->args, "action"));
+				s->agg = a->agg;
+			}
+			continue;
+		}
+		if (dt_node_is_void(k) || k->kind == DT_NODE_AGG)
+			dnerror(pcb, k, D_KEY_TYPE, "@%s[ ] key #%d is of invalid type", aid->name, (int)n - 1);
+		k->list = NULL;
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_DIFEXPR, dt_expr_difo(pcb, k, "action"));
+		k->list = save;
+		s->agg = a->agg;
+	}
+	/* key signatures must agree across uses */
+	int nk = dt_node_count(agg->args);
+	if (aid->keys == NULL) {
+		aid->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * ((size_t)nk + 1));
+		aid->nkeys = nk;
+		int i = 0;
+		for (dt_node_t *k = agg->args; k != NULL; k = k->list)
+			aid->keys[i++] = k->type;
+	} else if (aid->nkeys != nk) {
+		dnerror(pcb, agg, D_PROTO_LEN, "@%s[ ] prototype mismatch: %d arg%spassed, %d expected",
+			aid->name, nk, nk == 1 ? " " : "s ", aid->nkeys);
+	}
+	if (incr != NULL) {
+		if (!dt_node_is_scalar(incr))
+			dnerror(pcb, agg, D_PROTO_ARG, "%s( ) increment value (argument #%d) must be of scalar type",
+				fname, argmax);
+		n++;
+		dt_node_t *save = incr->list;
+		incr->list = NULL;
+		dt_difo_t *dp = dt_expr_difo(pcb, incr, "action");
+		incr->list = save;
+		memset(&dp->rtype, 0, sizeof(dp->rtype));
+		dp->rtype.dtdt_kind = DIF_TYPE_CTF;
+		dp->rtype.dtdt_ckind = 1;
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_DIFEXPR, dp);
+		s->agg = a->agg;
+	}
+	dt_difo_t *vd = NULL;
+	if (arg1 != NULL) {
+		dt_node_t *save = arg1->list;
+		arg1->list = NULL;
+		vd = dt_expr_difo(pcb, arg1, "action");
+		arg1->list = save;
+	}
+	struct dt_stmt_act *fa = dt_act_add(al, (uint16_t)fid, vd);
+	fa->ntuple = n;
+	fa->arg = arg;
+	fa->agg = a->agg;
+	pcb->prog->aggs[a->agg].arg = arg;
+	pcb->prog->aggs[a->agg].nkeys = nk;
+	pcb->prog->aggs[a->agg].kind = (uint16_t)fid;
+}
+
+static void
+dt_one_arg_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t kind)
+{
+	dt_node_t *x = call->args;
+	if (x == NULL || x->list != NULL)
+		dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
+			call->ident->name, dt_node_count(x));
+	dt_act_add(al, kind, dt_expr_difo(pcb, x, "action"));
+}
+
+static void
+dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
+{
+	dt_ident_t *idp = call->ident;
+	char n1[256];
+
+	if (idp->proto != NULL && strcmp(idp->proto, "*") != 0 && strncmp(idp->proto, "@", 1) != 0 &&
+	    strncmp(idp->proto, "string,...", 10) != 0) {
+		/* reuse the subroutine prototype checks for counts and simple types */
+		int argc = dt_node_count(call->args), min = 0, max = 0;
+		bool var = false;
+		for (const char *p = idp->proto; *p;) {
+			const char *e = strchr(p, ',');
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			if (len == 3 && strncmp(p, "...", 3) == 0)
+				var = true;
+			else {
+				max++;
+				if (*p != '?')
+					min = max;
+			}
+			p += len + (e ? 1 : 0);
+		}
+		if (argc < min || (argc > max && !var)) {
+			const char *q = min == max ? "" : argc < min ? "at least " : "no more than ";
+			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
+				idp->name, argc, argc == 1 ? "" : "s", q, argc < min ? min : max);
+		}
+	}
+
+	switch (idp->id) {
+	case DT_ACT_TRACE: {
+		dt_node_t *x = call->args;
+		if (dt_node_count(x) != 1)
+			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
+				idp->name, dt_node_count(x));
+		if (dt_node_is_void(x))
+			dnerror(pcb, call, D_TRACE_VOID, "trace( ) may not be applied to a void expression");
+		if (dt_node_is_dynamic(x))
+			dnerror(pcb, call, D_TRACE_DYN, "trace( ) may not be applied to a translated pointer");
+		if (x->kind == DT_NODE_AGG || dt_node_is_actfunc(x))
+			dnerror(pcb, call, D_PROTO_ARG,
+				"trace( ) argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				"*", dt_node_type_name(x, n1, sizeof(n1)));
+		dt_act_add(al, DTRACEACT_DIFEXPR, dt_expr_difo(pcb, x, "action"));
+		al->data = true;
+		break;
+	}
+	case DT_ACT_PRINTF:
+		dt_action_printflike(pcb, al, call, DTRACEACT_PRINTF);
+		al->data = true;
+		break;
+	case DT_ACT_SYSTEM:
+		dt_action_printflike(pcb, al, call, DTRACEACT_SYSTEM);
+		break;
+	case DT_ACT_FREOPEN:
+		dt_action_printflike(pcb, al, call, DTRACEACT_FREOPEN);
+		break;
+	case DT_ACT_PRINTA: {
+		dt_node_t *a = call->args;
+		const char *fmt = NULL;
+		int argn = 1;
+		if (a == NULL)
+			dnerror(pcb, call, D_PRINTA_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
+				idp->name, 0, 1);
+		if (a->kind == DT_NODE_STRING) {
+			fmt = a->string;
+			a = a->list;
+			argn = 2;
+			if (a == NULL)
+				dnerror(pcb, call, D_PRINTA_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
+					idp->name, 1, 2);
+			dt_printf_check(pcb, call, idp->name, fmt, a, true);
+		}
+		for (; a != NULL; a = a->list, argn++) {
+			dt_ident_t *aid = dt_agg_arg(pcb, call, a, argn, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+			struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_PRINTA, dt_difo_const(pcb, aid->id));
+			s->format = fmt;
+			s->agg = dt_agg_index(pcb, aid);
+		}
+		al->data = true;
+		break;
+	}
+	case DT_ACT_EXIT:
+		if (al->spec)
+			dnerror(pcb, call, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
+		dt_one_arg_action(pcb, al, call, DTRACEACT_EXIT);
+		break;
+	case DT_ACT_STACK: {
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_STACK, NULL);
+		if (call->args != NULL) {
+			if (call->args->kind != DT_NODE_INT || (int64_t)call->args->value <= 0)
+				dnerror(pcb, call, D_STACK_SIZE, "stack( ) size must be a non-zero positive integer constant");
+			s->arg = call->args->value;
+		}
+		al->data = true;
+		break;
+	}
+	case DT_ACT_USTACK:
+	case DT_ACT_JSTACK: {
+		uint64_t nf = 0, ss = 0;
+		dt_node_t *a = call->args;
+		if (a != NULL) {
+			if (a->kind != DT_NODE_INT || (int64_t)a->value <= 0)
+				dnerror(pcb, call, D_USTACK_FRAMES, "ustack( ) argument #1 must be a non-zero positive integer constant");
+			nf = a->value;
+			if (a->list != NULL) {
+				if (a->list->kind != DT_NODE_INT)
+					dnerror(pcb, call, D_USTACK_STRSIZE, "ustack( ) argument #2 must be a non-zero positive integer constant");
+				ss = a->list->value;
+			}
+		}
+		struct dt_stmt_act *s = dt_act_add(al, idp->id == DT_ACT_USTACK ? DTRACEACT_USTACK : DTRACEACT_JSTACK, NULL);
+		s->arg = DTRACE_USTACK_ARG(nf, ss);
+		al->data = true;
+		break;
+	}
+	case DT_ACT_SPECULATE:
+		if (al->spec)
+			dnerror(pcb, call, D_SPEC_SPEC, "speculate( ) may not follow previous speculate( )");
+		if (al->commit)
+			dnerror(pcb, call, D_SPEC_COMM, "speculate( ) may not follow commit( )");
+		if (al->data)
+			dnerror(pcb, call, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
+		if (al->agg)
+			dnerror(pcb, call, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
+		dt_one_arg_action(pcb, al, call, DTRACEACT_SPECULATE);
+		al->spec = true;
+		break;
+	case DT_ACT_COMMIT:
+		if (al->commit)
+			dnerror(pcb, call, D_COMM_COMM, "commit( ) may not follow commit( )");
+		if (al->data)
+			dnerror(pcb, call, D_COMM_DREC, "commit( ) may not follow data-recording action(s)");
+		dt_one_arg_action(pcb, al, call, DTRACEACT_COMMIT);
+		al->commit = true;
+		break;
+	case DT_ACT_DISCARD:
+		dt_one_arg_action(pcb, al, call, DTRACEACT_DISCARD);
+		break;
+	case DT_ACT_CHILL:
+		dt_one_arg_action(pcb, al, call, DTRACEACT_CHILL);
+		break;
+	case DT_ACT_RAISE:
+		dt_one_arg_action(pcb, al, call, DTRACEACT_RAISE);
+		break;
+	case DT_ACT_STOP:
+		dt_act_add(al, DTRACEACT_STOP, NULL);
+		break;
+	case DT_ACT_BREAKPOINT:
+		dt_act_add(al, DTRACEACT_BREAKPOINT, NULL);
+		break;
+	case DT_ACT_PANIC:
+		dt_act_add(al, DTRACEACT_PANIC, NULL);
+		break;
+	case DT_ACT_SYM:
+	case DT_ACT_MOD:
+	case DT_ACT_USYM:
+	case DT_ACT_UMOD:
+	case DT_ACT_UADDR: {
+		uint16_t kind = idp->id == DT_ACT_SYM ? DTRACEACT_SYM : idp->id == DT_ACT_MOD ? DTRACEACT_MOD
+		                : idp->id == DT_ACT_USYM ? DTRACEACT_USYM : idp->id == DT_ACT_UMOD ? DTRACEACT_UMOD
+		                : DTRACEACT_UADDR;
+		dt_one_arg_action(pcb, al, call, kind);
+		al->data = true;
+		break;
+	}
+	case DT_ACT_TRACEMEM: {
+		dt_node_t *addr = call->args, *size = addr != NULL ? addr->list : NULL;
+		if (!dt_node_is_scalar(addr) && !dt_type_is_pointer(addr->type))
+			dnerror(pcb, call, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+				dt_node_type_name(addr, n1, sizeof(n1)));
+		if (size->kind != DT_NODE_INT || (int64_t)size->value <= 0)
+			dnerror(pcb, call, D_TRACEMEM_SIZE, "tracemem( ) argument #2 must be a non-zero positive integer constant");
+		if (size->list != NULL) {
+			dt_node_t *dyn = size->list;
+			if (!dt_node_is_integer(dyn))
+				dnerror(pcb, call, D_TRACEMEM_SIZE, "tracemem( ) argument #3 must be an integer");
+			dt_act_add(al, DTRACEACT_TRACEMEM_DYNSIZE, dt_expr_difo(pcb, dyn, "action"));
+		}
+		addr->list = NULL;
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_TRACEMEM, dt_expr_difo(pcb, addr, "action"));
+		addr->list = size;
+		s->arg = size->value;
+		al->data = true;
+		break;
+	}
+	case DT_ACT_CLEAR:
+	case DT_ACT_DENORMALIZE: {
+		dt_errtag_t ta = idp->id == DT_ACT_CLEAR ? D_CLEAR_AGGARG : D_NORMALIZE_AGGARG;
+		dt_errtag_t tb = idp->id == DT_ACT_CLEAR ? D_CLEAR_AGGBAD : D_NORMALIZE_AGGBAD;
+		dt_ident_t *aid = dt_agg_arg(pcb, call, call->args, 1, ta, tb);
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, aid->id));
+		s->arg = idp->id;
+		s->agg = dt_agg_index(pcb, aid);
+		break;
+	}
+	case DT_ACT_NORMALIZE:
+	case DT_ACT_TRUNC: {
+		bool norm = idp->id == DT_ACT_NORMALIZE;
+		dt_ident_t *aid = dt_agg_arg(pcb, call, call->args, 1, norm ? D_NORMALIZE_AGGARG : D_TRUNC_AGGARG,
+					     norm ? D_NORMALIZE_AGGBAD : D_TRUNC_AGGBAD);
+		dt_node_t *v = call->args->list;
+		if (v != NULL && !dt_node_is_scalar(v))
+			dnerror(pcb, call, norm ? D_NORMALIZE_SCALAR : D_TRUNC_SCALAR,
+				"%s( ) argument #2 must be of scalar type", idp->name);
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, aid->id));
+		s->arg = idp->id;
+		s->agg = dt_agg_index(pcb, aid);
+		s = dt_act_add(al, DTRACEACT_LIBACT, v != NULL ? dt_expr_difo(pcb, v, "action") : dt_difo_const(pcb, 0));
+		s->arg = idp->id;
+		s->agg = dt_agg_index(pcb, aid);
+		break;
+	}
+	case DT_ACT_FTRUNCATE:
+		dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, 0))->arg = DT_ACT_FTRUNCATE;
+		break;
+	case DT_ACT_SETOPT: {
+		dt_node_t *o = call->args;
+		if (o->kind != DT_NODE_STRING || (o->list != NULL && o->list->kind != DT_NODE_STRING))
+			dnerror(pcb, call, D_PROTO_ARG, "setopt( ) arguments must be string constants");
+		dt_node_t *save = o->list;
+		o->list = NULL;
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_expr_difo(pcb, o, "action"));
+		s->arg = DT_ACT_SETOPT;
+		o->list = save;
+		s = dt_act_add(al, DTRACEACT_LIBACT,
+			       dt_expr_difo(pcb, save != NULL ? save : dt_node_str(pcb, ""), "action"));
+		s->arg = DT_ACT_SETOPT;
+		break;
+	}
+	default:
+		dnerror(pcb, call, D_UNKNOWN, "%s( ) is not supported by this compiler yet", idp->name);
+	}
+}
+
+static void
+dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
+{
+	dt_node_t *e;
+
+	if (s->kind == DT_NODE_IF)
+		dnerror(pcb, s, D_SYNTAX, "if statements are not supported by this compiler yet");
+	al->stmt++;
+	e = s->left = dt_cook(pcb, s->left, DT_IDFLG_REF);
+	if (e->kind == DT_NODE_AGG) {
+		if (al->spec)
+			dnerror(pcb, e, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
+		if (al->commit)
+			dnerror(pcb, e, D_AGG_COMM, "aggregating actions may not follow commit( )");
+		dt_compile_agg(pcb, al, e);
+		al->agg = true;
+		return;
+	}
+	if (dt_node_is_actfunc(e)) {
+		if (al->commit && e->ident->id != DT_ACT_COMMIT && e->ident->id != DT_ACT_DISCARD &&
+		    e->ident->id != DT_ACT_EXIT)
+			dnerror(pcb, e, D_DREC_COMM, "data-recording actions may not follow commit( )");
+		dt_compile_action(pcb, al, e);
+		return;
+	}
+	if (e->kind == DT_NODE_FUNC && e->ident->kind == DT_IDENT_AGGFUNC)
+		dnerror(pcb, e, D_AGG_FUNC, "aggregating function %s( ) must be assigned to an aggregation",
+			e->ident->name);
+	/* a plain expression runs for its effect and records nothing */
+	dt_difo_t *dp = dt_expr_difo(pcb, e, "action");
+	memset(&dp->rtype, 0, sizeof(dp->rtype));
+	dp->rtype.dtdt_kind = DIF_TYPE_CTF;
+	dp->rtype.dtdt_ckind = 1;
+	dt_act_add(al, DTRACEACT_DIFEXPR, dp);
+}
+
+/* Load the argument types of the first probe matching pd. */
+static void
+dt_set_context(dt_pcb_t *pcb, dtrace_probedesc_t *pd, dtrace_probedesc_t *first, bool matched)
+{
+	const dt_cops_t *ops = &pcb->opts->ops;
+	pcb->ctx_pd = pd;
+	pcb->ctx_argc = -1;
+	pcb->ctx_args = NULL;
+	if (!matched || ops->probe_arg == NULL)
+		return;
+	dtrace_argdesc_t *args = dt_zalloc(pcb, sizeof(dtrace_argdesc_t) * 32);
+	int n = 0;
+	for (; n < 32; n++) {
+		dtrace_argdesc_t *a = &args[n];
+		a->dtargd_id = first->dtpd_id;
+		a->dtargd_ndx = n;
+		if (ops->probe_arg(ops->arg, a) != 0) {
+			if (n == 0)
+				return;
+			break;
+		}
+		if (a->dtargd_ndx == DTRACE_ARGNONE)
+			break;
+	}
+	pcb->ctx_argc = n;
+	pcb->ctx_args = args;
+}
+
+static void
+dt_desc_record(dt_pcb_t *pcb, dt_node_t *pn, dtrace_probedesc_t *pd, int clause, int matched)
+{
+	dt_cprog_t *prog = pcb->prog;
+	dt_cdesc_t *d = realloc(prog->descs, (prog->ndescs + 1) * sizeof(*d));
+	if (d == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	prog->descs = d;
+	d[prog->ndescs].pd = *pd;
+	d[prog->ndescs].text = strdup(pn->string);
+	d[prog->ndescs].matched = matched;
+	d[prog->ndescs].line = pn->line;
+	d[prog->ndescs].clause = clause;
+	prog->ndescs++;
+}
+
+void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
+
+void
+dt_compile_program(dt_pcb_t *pcb)
+{
+	struct dt_ecb_out *ecbs = NULL;
+	int necbs = 0, cap = 0, clause = 0;
+	const dt_cops_t *ops = &pcb->opts->ops;
+
+	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list, clause++) {
+		dt_actlist_t al;
+		dt_difo_t *pred = NULL;
+		int firstdesc = (int)pcb->prog->ndescs;
+		dtrace_probedesc_t first;
+		bool have_first = false;
+
+		memset(&first, 0, sizeof(first));
+		/* match every description of the clause */
+		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
+			dtrace_probedesc_t pd, fp;
+			int matched = 1;
+			pcb->lineno = pn->line;
+			dt_pdesc_resolve(pcb, pn, &pd);
+			memset(&fp, 0, sizeof(fp));
+			if (ops->probe_match != NULL) {
+				matched = ops->probe_match(ops->arg, &pd, &fp);
+				if (matched < 0)
+					matched = 0;
+			} else {
+				fp = pd;
+			}
+			if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS))
+				dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %s:%s:%s:%s does not match any probes",
+					 pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name);
+			if (matched > 0 && !have_first) {
+				first = fp;
+				have_first = true;
+			}
+			dt_desc_record(pcb, pn, &pd, clause, matched);
+		}
+
+		/* type and compile the clause once, in the first probe's context */
+		memset(&pcb->locals, 0, sizeof(pcb->locals));
+		pcb->locals.nextid = DIF_VAR_OTHER_UBASE;
+		pcb->in_clause = true;
+		dt_set_context(pcb, &pcb->prog->descs[firstdesc].pd, &first, have_first);
+		if (c->pred != NULL) {
+			pcb->region = "predicate";
+			dt_node_t *p = c->pred = dt_cook(pcb, c->pred, DT_IDFLG_REF);
+			if (!dt_node_is_scalar(p) && !dt_node_is_string(p))
+				dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
+			if (dt_node_is_actfunc(p) || p->kind == DT_NODE_AGG)
+				dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
+			pred = dt_expr_difo(pcb, p, "predicate");
+		}
+		pcb->region = "action list";
+		memset(&al, 0, sizeof(al));
+		al.pcb = pcb;
+		for (dt_node_t *s = c->args; s != NULL; s = s->list)
+			dt_compile_stmt(pcb, &al, s);
+		pcb->region = NULL;
+		pcb->in_clause = false;
+
+		for (int d = firstdesc; d < (int)pcb->prog->ndescs; d++) {
+			if (necbs == cap) {
+				cap = cap ? cap * 2 : 8;
+				struct dt_ecb_out *ne = dt_zalloc(pcb, (size_t)cap * sizeof(*ne));
+				if (necbs > 0)
+					memcpy(ne, ecbs, (size_t)necbs * sizeof(*ne));
+				ecbs = ne;
+			}
+			struct dt_ecb_out *e = &ecbs[necbs++];
+			e->pd = pcb->prog->descs[d].pd;
+			e->pred = pred;
+			e->acts = al.a;
+			e->nacts = al.n;
+			e->desc = d;
+			e->clause = clause;
+		}
+	}
+	pcb->prog->nclauses = clause;
+	dt_dof_build(pcb, ecbs, necbs);
+}

@@ -1,0 +1,809 @@
+/*
+ * dt_cg.c: DIF code generation for D expressions.
+ *
+ * Each expression node is compiled into a register.  The conventions are
+ * DTrace's: comparisons branch around a `setx 1', && and || short-circuit,
+ * casts to narrower integers shift left then right, associative-array keys
+ * and subroutine arguments go on the tuple stack (PUSHTV for values, PUSHTR
+ * for strings and other by-reference data), built-in variables are read
+ * with LDGS/LDGA, user variables with the load/store of their scope.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_cg.h"
+#include "dt_grammar.h"
+
+#define CTF_K_INTEGER 1
+#define CTF_K_POINTER 3
+#define CTF_K_ARRAY 4
+#define CTF_K_STRUCT 6
+#define CTF_K_UNION 7
+#define CTF_K_ENUM 8
+
+#define DT_LBL_BIT 0x800000u /* marks a branch operand as a label id until finish */
+
+static void *
+dt_grow(dt_pcb_t *pcb, void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	uint32_t n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(p, n * elem);
+	if (q == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	memset((char *)q + *cap * elem, 0, (n - *cap) * elem);
+	*cap = n;
+	return q;
+}
+
+dt_difo_t *
+dt_difo_new(dt_pcb_t *pcb)
+{
+	dt_difo_t *dp = calloc(1, sizeof(*dp));
+	if (dp == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	dp->pcb = pcb;
+	/* the program owns every DIFO so an error frees them all */
+	struct dt_cprog_impl *impl = pcb->prog->impl;
+	dp->id = impl->last != NULL ? impl->last->id + 1 : 0;
+	if (impl->last == NULL)
+		impl->difos = dp;
+	else
+		impl->last->next = dp;
+	impl->last = dp;
+	return dp;
+}
+
+void
+dt_difo_free(dt_difo_t *dp)
+{
+	free(dp->buf);
+	free(dp->inttab);
+	free(dp->strtab);
+	free(dp->vartab);
+	free(dp->labels);
+	free(dp);
+}
+
+static uint32_t
+dt_emit(dt_difo_t *dp, dif_instr_t i)
+{
+	dp->buf = dt_grow(dp->pcb, dp->buf, &dp->cap, dp->len + 1, sizeof(dif_instr_t));
+	dp->buf[dp->len] = i;
+	return dp->len++;
+}
+
+static uint32_t
+dt_label(dt_difo_t *dp)
+{
+	dp->labels = dt_grow(dp->pcb, dp->labels, &dp->labcap, dp->nlabels + 1, sizeof(uint32_t));
+	dp->labels[dp->nlabels] = UINT32_MAX;
+	return dp->nlabels++;
+}
+
+static void
+dt_label_here(dt_difo_t *dp, uint32_t l)
+{
+	dp->labels[l] = dp->len;
+}
+
+static void
+dt_branch(dt_difo_t *dp, int op, uint32_t l)
+{
+	dt_emit(dp, DIF_INSTR_BRANCH(op, DT_LBL_BIT | l));
+}
+
+/* Resolve labels; a label at the very end points at a trailing nop. */
+void
+dt_difo_finish(dt_difo_t *dp)
+{
+	bool needend = false;
+	for (uint32_t i = 0; i < dp->nlabels; i++)
+		if (dp->labels[i] == dp->len)
+			needend = true;
+	if (needend)
+		dt_emit(dp, DIF_INSTR_NOP);
+	for (uint32_t i = 0; i < dp->len; i++) {
+		uint32_t op = DIF_INSTR_OP(dp->buf[i]);
+		if (op >= DIF_OP_BA && op <= DIF_OP_BLEU) {
+			uint32_t lab = DIF_INSTR_LABEL(dp->buf[i]);
+			if (lab & DT_LBL_BIT)
+				dp->buf[i] = DIF_INSTR_BRANCH(op, dp->labels[lab & ~DT_LBL_BIT]);
+		}
+	}
+}
+
+/* ---- registers ------------------------------------------------------------ */
+
+static int
+dt_reg_alloc(dt_difo_t *dp)
+{
+	for (int r = 1; r < DIF_DIR_NREGS; r++) {
+		if (!(dp->regs & (1u << r))) {
+			dp->regs |= 1u << r;
+			return r;
+		}
+	}
+	dt_error(dp->pcb, 0, D_NOREG, "insufficient registers to generate code");
+}
+
+static void
+dt_reg_free(dt_difo_t *dp, int r)
+{
+	if (r > 0)
+		dp->regs &= ~(1u << r);
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+static uint32_t
+dt_inttab(dt_difo_t *dp, uint64_t v)
+{
+	for (uint32_t i = 0; i < dp->intlen; i++)
+		if (dp->inttab[i] == v)
+			return i;
+	if (dp->intlen > DIF_INTOFF_MAX)
+		dt_error(dp->pcb, 0, D_UNKNOWN, "integer table overflow");
+	dp->inttab = dt_grow(dp->pcb, dp->inttab, &dp->intcap, dp->intlen + 1, sizeof(uint64_t));
+	dp->inttab[dp->intlen] = v;
+	return dp->intlen++;
+}
+
+static uint32_t
+dt_strtab(dt_difo_t *dp, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	for (uint32_t off = 0; off < dp->strlen;) {
+		if (strcmp(dp->strtab + off, s) == 0)
+			return off;
+		off += (uint32_t)strlen(dp->strtab + off) + 1;
+	}
+	if (dp->strlen + n > DIF_STROFF_MAX)
+		dt_error(dp->pcb, 0, D_UNKNOWN, "string table overflow");
+	dp->strtab = dt_grow(dp->pcb, dp->strtab, &dp->strcap, dp->strlen + (uint32_t)n, 1);
+	memcpy(dp->strtab + dp->strlen, s, n);
+	uint32_t off = dp->strlen;
+	dp->strlen += (uint32_t)n;
+	return off;
+}
+
+void
+dt_node_diftype(dt_pcb_t *pcb, dt_node_t *n, dtrace_diftype_t *t)
+{
+	dt_type_t *r = dt_type_resolve(n->type);
+	memset(t, 0, sizeof(*t));
+	if (r == NULL || r->kind == DT_TK_DYN) {
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = 8;
+		return;
+	}
+	switch (r->kind) {
+	case DT_TK_STRING:
+		t->dtdt_kind = DIF_TYPE_STRING;
+		t->dtdt_flags = DIF_TF_BYREF;
+		t->dtdt_size = pcb->strsize;
+		return;
+	case DT_TK_VOID:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = 0;
+		return;
+	case DT_TK_PTR:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_POINTER;
+		t->dtdt_size = 8;
+		return;
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ARRAY:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = r->kind == DT_TK_STRUCT ? CTF_K_STRUCT : r->kind == DT_TK_UNION ? CTF_K_UNION : CTF_K_ARRAY;
+		t->dtdt_flags = (n->flags & DT_NF_USERLAND) ? DIF_TF_BYUREF : DIF_TF_BYREF;
+		t->dtdt_size = (uint32_t)r->size;
+		return;
+	case DT_TK_ENUM:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_ENUM;
+		t->dtdt_size = 4;
+		return;
+	default:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = (uint32_t)r->size;
+		return;
+	}
+}
+
+static void
+dt_vartab(dt_difo_t *dp, dt_ident_t *idp, uint8_t scope, uint8_t kind, uint16_t flag)
+{
+	for (uint32_t i = 0; i < dp->varlen; i++) {
+		dtrace_difv_t *v = &dp->vartab[i];
+		if (v->dtdv_id == idp->id && v->dtdv_scope == scope) {
+			v->dtdv_flags |= flag;
+			return;
+		}
+	}
+	dp->vartab = dt_grow(dp->pcb, dp->vartab, &dp->varcap, dp->varlen + 1, sizeof(dtrace_difv_t));
+	dtrace_difv_t *v = &dp->vartab[dp->varlen++];
+	dt_node_t tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.type = idp->type != NULL ? idp->type : dp->pcb->t_int64;
+	memset(v, 0, sizeof(*v));
+	v->dtdv_name = dt_strtab(dp, idp->name);
+	v->dtdv_id = idp->id;
+	v->dtdv_kind = kind;
+	v->dtdv_scope = scope;
+	v->dtdv_flags = flag;
+	dt_node_diftype(dp->pcb, &tmp, &v->dtdv_type);
+}
+
+static void
+dt_setx(dt_difo_t *dp, int reg, uint64_t v)
+{
+	dt_emit(dp, DIF_INSTR_SETX(dt_inttab(dp, v), reg));
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static int dt_cg(dt_difo_t *dp, dt_node_t *n);
+
+static uint8_t
+dt_var_scope(dt_ident_t *idp)
+{
+	if (idp->flags & DT_IDFLG_TLS)
+		return DIFV_SCOPE_THREAD;
+	if (idp->flags & DT_IDFLG_LOCAL)
+		return DIFV_SCOPE_LOCAL;
+	return DIFV_SCOPE_GLOBAL;
+}
+
+/* Narrow or re-sign an integer in place (DTrace's typecast by shifts). */
+static void
+dt_cg_typecast(dt_difo_t *dp, dt_type_t *src, dt_type_t *dst, int reg)
+{
+	dt_type_t *s = dt_type_resolve(src), *d = dt_type_resolve(dst);
+	if (s == NULL || d == NULL || !dt_type_is_integer(d) || !dt_type_is_scalar(s))
+		return;
+	uint64_t ds = d->size, ss = dt_type_is_pointer(s) ? 8 : s->size;
+	bool dsg = d->issigned || d->kind == DT_TK_ENUM, ssg = s->issigned;
+	if (ds >= 8 || (ds >= ss && dsg == ssg) || ds == 0)
+		return;
+	if (ds > ss && !(ssg && !dsg))
+		return;
+	int r = dt_reg_alloc(dp);
+	dt_setx(dp, r, 64 - ds * 8);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
+	dt_emit(dp, DIF_INSTR_FMT(dsg ? DIF_OP_SRA : DIF_OP_SRL, reg, r, reg));
+	dt_reg_free(dp, r);
+}
+
+static int
+dt_load_op(dt_type_t *t, bool user)
+{
+	t = dt_type_resolve(t);
+	bool sg = t->issigned || t->kind == DT_TK_ENUM;
+	int op;
+	switch (t->kind == DT_TK_PTR ? 8 : t->size) {
+	case 1: op = sg ? DIF_OP_LDSB : DIF_OP_LDUB; break;
+	case 2: op = sg ? DIF_OP_LDSH : DIF_OP_LDUH; break;
+	case 4: op = sg ? DIF_OP_LDSW : DIF_OP_LDUW; break;
+	default: op = DIF_OP_LDX; break;
+	}
+	if (user)
+		op = op - DIF_OP_LDSB + DIF_OP_ULDSB;
+	return op;
+}
+
+static int
+dt_store_op(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	switch (t->kind == DT_TK_PTR ? 8 : t->size) {
+	case 1: return DIF_OP_STB;
+	case 2: return DIF_OP_STH;
+	case 4: return DIF_OP_STW;
+	default: return DIF_OP_STX;
+	}
+}
+
+/* Push a list of values on the tuple stack. */
+static void
+dt_cg_arglist(dt_difo_t *dp, dt_node_t *args)
+{
+	int regs[DIF_DTR_NREGS + 1], n = 0;
+	dt_node_t *a;
+	for (a = args; a != NULL; a = a->list) {
+		if (n >= DIF_DTR_NREGS)
+			dt_error(dp->pcb, a->line, D_UNKNOWN, "insufficient tuple registers to generate code");
+		regs[n++] = dt_cg(dp, a);
+	}
+	dt_emit(dp, DIF_INSTR_FLUSHTS);
+	n = 0;
+	for (a = args; a != NULL; a = a->list) {
+		dtrace_diftype_t t;
+		dt_node_diftype(dp->pcb, a, &t);
+		if (t.dtdt_flags & (DIF_TF_BYREF | DIF_TF_BYUREF)) {
+			int sz = 0;
+			if (t.dtdt_kind != DIF_TYPE_STRING && t.dtdt_size != 0) {
+				sz = dt_reg_alloc(dp);
+				dt_setx(dp, sz, t.dtdt_size);
+			}
+			dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, t.dtdt_kind, sz, regs[n]));
+			dt_reg_free(dp, sz);
+		} else {
+			dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, t.dtdt_kind, 0, regs[n]));
+		}
+		dt_reg_free(dp, regs[n]);
+		n++;
+	}
+}
+
+static int
+dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_ident_t *idp = n->ident;
+	int rd;
+
+	if (idp->flags & DT_IDFLG_BUILTIN) {
+		if (idp->kind == DT_IDENT_ARRAY) {
+			int ri = dt_cg(dp, n->args);
+			rd = ri;
+			dt_emit(dp, DIF_INSTR_LDA(DIF_OP_LDGA, idp->id, ri, rd));
+			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, rd);
+			return rd;
+		}
+		rd = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_LDV(DIF_OP_LDGS, idp->id, rd));
+		return rd;
+	}
+	uint8_t scope = dt_var_scope(idp);
+	if (idp->kind == DT_IDENT_ARRAY) {
+		dt_cg_arglist(dp, n->args);
+		rd = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_LDV(scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA : DIF_OP_LDGAA, idp->id, rd));
+		dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_REF);
+		return rd;
+	}
+	rd = dt_reg_alloc(dp);
+	int op = scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTS : scope == DIFV_SCOPE_LOCAL ? DIF_OP_LDLS : DIF_OP_LDGS;
+	dt_emit(dp, DIF_INSTR_LDV(op, idp->id, rd));
+	dt_vartab(dp, idp, scope, DIFV_KIND_SCALAR, DIFV_F_REF);
+	return rd;
+}
+
+/* Store register rs into variable node n (keys evaluated here). */
+static void
+dt_cg_var_store(dt_difo_t *dp, dt_node_t *n, int rs)
+{
+	dt_ident_t *idp = n->ident;
+	uint8_t scope = dt_var_scope(idp);
+	if (idp->kind == DT_IDENT_ARRAY) {
+		dt_cg_arglist(dp, n->args);
+		dt_emit(dp, DIF_INSTR_STV(scope == DIFV_SCOPE_THREAD ? DIF_OP_STTAA : DIF_OP_STGAA, idp->id, rs));
+		dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_MOD);
+		return;
+	}
+	int op = scope == DIFV_SCOPE_THREAD ? DIF_OP_STTS : scope == DIFV_SCOPE_LOCAL ? DIF_OP_STLS : DIF_OP_STGS;
+	dt_emit(dp, DIF_INSTR_STV(op, idp->id, rs));
+	dt_vartab(dp, idp, scope, DIFV_KIND_SCALAR, DIFV_F_MOD);
+}
+
+/* Address of an lvalue in memory (deref, member). */
+static int
+dt_cg_addr(dt_difo_t *dp, dt_node_t *n)
+{
+	if (n->kind == DT_NODE_OP1 && n->op == DT_TOK_DEREF)
+		return dt_cg(dp, n->left);
+	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT)) {
+		int r = n->op == DT_TOK_PTR ? dt_cg(dp, n->left) : dt_cg_addr(dp, n->left);
+		if (n->member->off != 0) {
+			int t = dt_reg_alloc(dp);
+			dt_setx(dp, t, n->member->off);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_ADD, r, t, r));
+			dt_reg_free(dp, t);
+		}
+		return r;
+	}
+	/* by-reference values are their own address */
+	return dt_cg(dp, n);
+}
+
+static void
+dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
+{
+	dt_type_t *t = dt_type_resolve(n->type);
+	if (n->flags & DT_NF_REF)
+		return; /* structs, arrays, strings stay addresses */
+	if (t->kind == DT_TK_FUNC)
+		return;
+	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(n->type, (n->flags & DT_NF_USERLAND) != 0), r, r));
+	if (n->flags & DT_NF_BITFIELD) {
+		dt_member_t *m = n->member;
+		uint64_t unit = t->size * 8;
+		int s = dt_reg_alloc(dp);
+		/* little-endian bit order: shift the field to the top, then down */
+		dt_setx(dp, s, 64 - (uint64_t)m->bitoff - (uint64_t)m->bits);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
+		dt_setx(dp, s, 64 - (uint64_t)m->bits);
+		dt_emit(dp, DIF_INSTR_FMT(t->issigned ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
+		dt_reg_free(dp, s);
+		(void)unit;
+	}
+}
+
+static int
+dt_cg_compare(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_node_t *l = n->left, *r = n->right;
+	int rl = dt_cg(dp, l), rr = dt_cg(dp, r);
+	bool str = dt_node_is_string(l) || dt_node_is_string(r);
+	bool sg = (l->flags & DT_NF_SIGNED) && (r->flags & DT_NF_SIGNED);
+	int op;
+	dt_emit(dp, DIF_INSTR_CMP(str ? DIF_OP_SCMP : DIF_OP_CMP, rl, rr));
+	dt_reg_free(dp, rr);
+	switch (n->op) {
+	case DT_TOK_EQU: op = DIF_OP_BE; break;
+	case DT_TOK_NEQ: op = DIF_OP_BNE; break;
+	case DT_TOK_LT: op = sg || str ? DIF_OP_BL : DIF_OP_BLU; break;
+	case DT_TOK_LE: op = sg || str ? DIF_OP_BLE : DIF_OP_BLEU; break;
+	case DT_TOK_GT: op = sg || str ? DIF_OP_BG : DIF_OP_BGU; break;
+	default: op = sg || str ? DIF_OP_BGE : DIF_OP_BGEU; break;
+	}
+	uint32_t lt = dt_label(dp), lpost = dt_label(dp);
+	dt_branch(dp, op, lt);
+	dt_emit(dp, DIF_INSTR_MOV(DIF_REG_R0, rl));
+	dt_branch(dp, DIF_OP_BA, lpost);
+	dt_label_here(dp, lt);
+	dt_setx(dp, rl, 1);
+	dt_label_here(dp, lpost);
+	return rl;
+}
+
+static int
+dt_cg_logical(dt_difo_t *dp, dt_node_t *n)
+{
+	uint32_t lfalse = dt_label(dp), ltrue = dt_label(dp), lpost = dt_label(dp);
+	int rl, rr;
+
+	if (n->op == DT_TOK_LXOR) {
+		rl = dt_cg(dp, n->left);
+		rr = dt_cg(dp, n->right);
+		/* normalize both to 0/1, then xor */
+		uint32_t l1 = dt_label(dp), l2 = dt_label(dp);
+		dt_emit(dp, DIF_INSTR_TST(rl));
+		dt_branch(dp, DIF_OP_BE, l1);
+		dt_setx(dp, rl, 1);
+		dt_label_here(dp, l1);
+		dt_emit(dp, DIF_INSTR_TST(rr));
+		dt_branch(dp, DIF_OP_BE, l2);
+		dt_setx(dp, rr, 1);
+		dt_label_here(dp, l2);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_XOR, rl, rr, rl));
+		dt_reg_free(dp, rr);
+		return rl;
+	}
+	rl = dt_cg(dp, n->left);
+	dt_emit(dp, DIF_INSTR_TST(rl));
+	dt_branch(dp, n->op == DT_TOK_LAND ? DIF_OP_BE : DIF_OP_BNE, n->op == DT_TOK_LAND ? lfalse : ltrue);
+	dt_reg_free(dp, rl);
+	rr = dt_cg(dp, n->right);
+	dt_emit(dp, DIF_INSTR_TST(rr));
+	dt_branch(dp, DIF_OP_BE, lfalse);
+	dt_label_here(dp, ltrue);
+	dt_setx(dp, rr, 1);
+	dt_branch(dp, DIF_OP_BA, lpost);
+	dt_label_here(dp, lfalse);
+	dt_emit(dp, DIF_INSTR_MOV(DIF_REG_R0, rr));
+	dt_label_here(dp, lpost);
+	return rr;
+}
+
+static int
+dt_arith_op(int tok, bool sg)
+{
+	switch (tok) {
+	case DT_TOK_ADD: case DT_TOK_ADD_EQ: case DT_TOK_PREINC: case DT_TOK_POSTINC: return DIF_OP_ADD;
+	case DT_TOK_SUB: case DT_TOK_SUB_EQ: case DT_TOK_PREDEC: case DT_TOK_POSTDEC: return DIF_OP_SUB;
+	case DT_TOK_MUL: case DT_TOK_MUL_EQ: return DIF_OP_MUL;
+	case DT_TOK_DIV: case DT_TOK_DIV_EQ: return sg ? DIF_OP_SDIV : DIF_OP_UDIV;
+	case DT_TOK_MOD: case DT_TOK_MOD_EQ: return sg ? DIF_OP_SREM : DIF_OP_UREM;
+	case DT_TOK_BAND: case DT_TOK_AND_EQ: return DIF_OP_AND;
+	case DT_TOK_BOR: case DT_TOK_OR_EQ: return DIF_OP_OR;
+	case DT_TOK_XOR: case DT_TOK_XOR_EQ: return DIF_OP_XOR;
+	case DT_TOK_LSH: case DT_TOK_LSH_EQ: return DIF_OP_SLL;
+	case DT_TOK_RSH: case DT_TOK_RSH_EQ: return sg ? DIF_OP_SRA : DIF_OP_SRL;
+	}
+	return DIF_OP_NOP;
+}
+
+/* Size to scale an integer by when it is added to a pointer of this type. */
+static uint64_t
+dt_ptr_scale(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL || (t->kind != DT_TK_PTR && t->kind != DT_TK_ARRAY))
+		return 1;
+	dt_type_t *r = dt_type_resolve(t->ref);
+	return r == NULL || r->size == 0 ? 1 : r->size;
+}
+
+static void
+dt_cg_scale(dt_difo_t *dp, int reg, uint64_t scale)
+{
+	if (scale <= 1)
+		return;
+	int t = dt_reg_alloc(dp);
+	dt_setx(dp, t, scale);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_MUL, reg, t, reg));
+	dt_reg_free(dp, t);
+}
+
+static int
+dt_cg_binary(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_node_t *l = n->left, *r = n->right;
+	int rl = dt_cg(dp, l), rr = dt_cg(dp, r);
+	bool sg = (n->flags & DT_NF_SIGNED) != 0;
+	if (n->op == DT_TOK_RSH)
+		sg = (l->flags & DT_NF_SIGNED) != 0;
+	if (n->op == DT_TOK_ADD || n->op == DT_TOK_SUB) {
+		bool lp = dt_type_is_pointer(l->type), rp = dt_type_is_pointer(r->type);
+		if (lp && !rp)
+			dt_cg_scale(dp, rr, dt_ptr_scale(l->type));
+		else if (rp && !lp)
+			dt_cg_scale(dp, rl, dt_ptr_scale(r->type));
+		if (lp && rp) {
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SUB, rl, rr, rl));
+			uint64_t s = dt_ptr_scale(l->type);
+			if (s > 1) {
+				dt_setx(dp, rr, s);
+				dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SDIV, rl, rr, rl));
+			}
+			dt_reg_free(dp, rr);
+			return rl;
+		}
+	}
+	dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, sg), rl, rr, rl));
+	dt_reg_free(dp, rr);
+	dt_cg_typecast(dp, dp->pcb->t_int64, n->type, rl);
+	return rl;
+}
+
+static int
+dt_cg_assign(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_node_t *l = n->left;
+	int rs;
+
+	if (n->op == DT_TOK_ASGN) {
+		rs = dt_cg(dp, n->right);
+		dt_cg_typecast(dp, n->right->type, l->type, rs);
+	} else {
+		/* compound: l op= r */
+		int rl = l->kind == DT_NODE_VAR ? dt_cg_var_load(dp, l) : -1;
+		if (rl < 0) {
+			rl = dt_cg_addr(dp, l);
+			int a = dt_reg_alloc(dp);
+			dt_emit(dp, DIF_INSTR_MOV(rl, a));
+			dt_cg_load_value(dp, l, a);
+			dt_reg_free(dp, rl);
+			rl = a;
+		}
+		int rr = dt_cg(dp, n->right);
+		if ((n->op == DT_TOK_ADD_EQ || n->op == DT_TOK_SUB_EQ) && dt_type_is_pointer(l->type))
+			dt_cg_scale(dp, rr, dt_ptr_scale(l->type));
+		dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, (l->flags & DT_NF_SIGNED) != 0), rl, rr, rl));
+		dt_reg_free(dp, rr);
+		dt_cg_typecast(dp, dp->pcb->t_int64, l->type, rl);
+		rs = rl;
+	}
+	if (l->kind == DT_NODE_VAR) {
+		dt_cg_var_store(dp, l, rs);
+	} else {
+		if (l->flags & DT_NF_BITFIELD)
+			dt_error(dp->pcb, n->line, D_UNKNOWN, "cannot assign to a bit-field");
+		int ra = dt_cg_addr(dp, l);
+		dt_type_t *t = dt_type_resolve(l->type);
+		if (l->flags & DT_NF_REF) {
+			int sz = dt_reg_alloc(dp);
+			dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
+			dt_emit(dp, DIF_INSTR_COPYS(rs, sz, ra));
+			dt_reg_free(dp, sz);
+		} else {
+			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), rs, ra));
+		}
+		dt_reg_free(dp, ra);
+	}
+	return rs;
+}
+
+static int
+dt_cg_incdec(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_node_t *l = n->left;
+	bool post = n->op == DT_TOK_POSTINC || n->op == DT_TOK_POSTDEC;
+	int rv, ra = -1;
+
+	if (l->kind == DT_NODE_VAR) {
+		rv = dt_cg_var_load(dp, l);
+	} else {
+		ra = dt_cg_addr(dp, l);
+		rv = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_MOV(ra, rv));
+		dt_cg_load_value(dp, l, rv);
+	}
+	int one = dt_reg_alloc(dp);
+	dt_setx(dp, one, dt_ptr_scale(l->type));
+	int nv = dt_reg_alloc(dp);
+	dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, false), rv, one, nv));
+	dt_reg_free(dp, one);
+	dt_cg_typecast(dp, dp->pcb->t_int64, l->type, nv);
+	if (l->kind == DT_NODE_VAR) {
+		dt_cg_var_store(dp, l, nv);
+	} else {
+		dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), nv, ra));
+		dt_reg_free(dp, ra);
+	}
+	if (post) {
+		dt_reg_free(dp, nv);
+		return rv;
+	}
+	dt_reg_free(dp, rv);
+	return nv;
+}
+
+static int
+dt_cg_call(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_ident_t *idp = n->ident;
+	if (idp->kind != DT_IDENT_FUNC)
+		dt_error(dp->pcb, n->line, D_CG_EXPR,
+			 "%s %s( ) may not be called from a D expression (D program context required)",
+			 dt_idkind_name(idp->kind), idp->name);
+	if (n->args != NULL)
+		dt_cg_arglist(dp, n->args);
+	int rd = dt_reg_alloc(dp);
+	dt_emit(dp, DIF_INSTR_CALL(idp->id, rd));
+	return rd;
+}
+
+static int
+dt_cg(dt_difo_t *dp, dt_node_t *n)
+{
+	int r;
+	switch (n->kind) {
+	case DT_NODE_INT:
+		r = dt_reg_alloc(dp);
+		dt_setx(dp, r, n->value);
+		return r;
+	case DT_NODE_STRING:
+		r = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_SETS(dt_strtab(dp, n->string), r));
+		return r;
+	case DT_NODE_VAR:
+		return dt_cg_var_load(dp, n);
+	case DT_NODE_FUNC:
+		return dt_cg_call(dp, n);
+	case DT_NODE_AGG:
+		dt_error(dp->pcb, n->line, D_CG_EXPR,
+			 "aggregating function may not be used in a D expression (D program context required)");
+	case DT_NODE_OP3: {
+		uint32_t lfalse = dt_label(dp), lpost = dt_label(dp);
+		int rc = dt_cg(dp, n->cond);
+		dt_emit(dp, DIF_INSTR_TST(rc));
+		dt_reg_free(dp, rc);
+		dt_branch(dp, DIF_OP_BE, lfalse);
+		int rl = dt_cg(dp, n->left);
+		dt_branch(dp, DIF_OP_BA, lpost);
+		dt_label_here(dp, lfalse);
+		dt_reg_free(dp, rl);
+		int rr = dt_cg(dp, n->right);
+		if (rr != rl) {
+			dp->regs |= 1u << rl;
+			dt_emit(dp, DIF_INSTR_MOV(rr, rl));
+			dt_reg_free(dp, rr);
+		} else {
+			dp->regs |= 1u << rl;
+		}
+		dt_label_here(dp, lpost);
+		return rl;
+	}
+	case DT_NODE_OP1:
+		switch (n->op) {
+		case DT_TOK_DEREF:
+			r = dt_cg(dp, n->left);
+			dt_cg_load_value(dp, n, r);
+			return r;
+		case DT_TOK_ADDROF:
+			return dt_cg_addr(dp, n->left);
+		case DT_TOK_IPOS:
+			return dt_cg(dp, n->left);
+		case DT_TOK_INEG:
+			r = dt_cg(dp, n->left);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SUB, DIF_REG_R0, r, r));
+			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, r);
+			return r;
+		case DT_TOK_BNEG:
+			r = dt_cg(dp, n->left);
+			dt_emit(dp, DIF_INSTR_NOT(r, r));
+			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, r);
+			return r;
+		case DT_TOK_LNEG: {
+			uint32_t lz = dt_label(dp), lpost = dt_label(dp);
+			r = dt_cg(dp, n->left);
+			dt_emit(dp, DIF_INSTR_TST(r));
+			dt_branch(dp, DIF_OP_BE, lz);
+			dt_emit(dp, DIF_INSTR_MOV(DIF_REG_R0, r));
+			dt_branch(dp, DIF_OP_BA, lpost);
+			dt_label_here(dp, lz);
+			dt_setx(dp, r, 1);
+			dt_label_here(dp, lpost);
+			return r;
+		}
+		case DT_TOK_STRINGOF:
+			return dt_cg(dp, n->left);
+		case DT_TOK_PREINC:
+		case DT_TOK_POSTINC:
+		case DT_TOK_PREDEC:
+		case DT_TOK_POSTDEC:
+			return dt_cg_incdec(dp, n);
+		}
+		break;
+	case DT_NODE_OP2:
+		switch (n->op) {
+		case DT_TOK_LPAR:
+			r = dt_cg(dp, n->right);
+			dt_cg_typecast(dp, n->right->type, n->type, r);
+			return r;
+		case DT_TOK_COMMA:
+			r = dt_cg(dp, n->left);
+			dt_reg_free(dp, r);
+			return dt_cg(dp, n->right);
+		case DT_TOK_EQU: case DT_TOK_NEQ: case DT_TOK_LT: case DT_TOK_LE: case DT_TOK_GT: case DT_TOK_GE:
+			return dt_cg_compare(dp, n);
+		case DT_TOK_LAND: case DT_TOK_LOR: case DT_TOK_LXOR:
+			return dt_cg_logical(dp, n);
+		case DT_TOK_PTR:
+		case DT_TOK_DOT:
+			r = dt_cg_addr(dp, n);
+			dt_cg_load_value(dp, n, r);
+			return r;
+		case DT_TOK_ASGN: case DT_TOK_ADD_EQ: case DT_TOK_SUB_EQ: case DT_TOK_MUL_EQ:
+		case DT_TOK_DIV_EQ: case DT_TOK_MOD_EQ: case DT_TOK_AND_EQ: case DT_TOK_XOR_EQ:
+		case DT_TOK_OR_EQ: case DT_TOK_LSH_EQ: case DT_TOK_RSH_EQ:
+			return dt_cg_assign(dp, n);
+		default:
+			return dt_cg_binary(dp, n);
+		}
+	default:
+		break;
+	}
+	dt_error(dp->pcb, n->line, D_UNKNOWN, "internal error: cannot generate code for node kind %d", n->kind);
+}
+
+void
+dt_cg_expr_difo(dt_difo_t *dp, dt_node_t *n)
+{
+	int r = dt_cg(dp, n);
+	dt_emit(dp, DIF_INSTR_RET(r));
+	dt_reg_free(dp, r);
+	dt_node_diftype(dp->pcb, n, &dp->rtype);
+	dt_difo_finish(dp);
+}
+
+dt_difo_t *
+dt_difo_const(dt_pcb_t *pcb, uint64_t v)
+{
+	dt_difo_t *dp = dt_difo_new(pcb);
+	dt_setx(dp, 1, v);
+	dt_emit(dp, DIF_INSTR_RET(1));
+	dp->rtype.dtdt_kind = DIF_TYPE_CTF;
+	dp->rtype.dtdt_ckind = CTF_K_INTEGER;
+	dp->rtype.dtdt_size = 8;
+	return dp;
+}

@@ -1,0 +1,1214 @@
+/*
+ * dt_check.c: typing and semantic checks ("cooking") of D expressions.
+ *
+ * dt_cook() resolves identifiers (built-ins, inlines, enumerators, user
+ * variables of each scope, aggregations), gives every node its type and
+ * flags (lvalue, writable, reference), folds integer constants and applies
+ * DTrace's rules with DTrace's messages and tags.  A node may be replaced:
+ * the caller always stores the returned node.  Variables get their type on
+ * first assignment; reading a global nobody assigned is an error, reading
+ * an unassigned self-> or this-> variable gives int64_t 0, as in DTrace.
+ */
+#include <string.h>
+
+#include "dt_grammar.h"
+#include "dt_parse.h"
+
+bool
+dt_node_is_integer(dt_node_t *n)
+{
+	return dt_type_is_integer(n->type);
+}
+
+bool
+dt_node_is_scalar(dt_node_t *n)
+{
+	return dt_type_is_scalar(n->type) && !dt_type_is_string(n->type);
+}
+
+bool
+dt_node_is_string(dt_node_t *n)
+{
+	return dt_type_is_string(n->type);
+}
+
+bool
+dt_node_is_void(dt_node_t *n)
+{
+	return dt_type_is_void(n->type);
+}
+
+bool
+dt_node_is_dynamic(dt_node_t *n)
+{
+	dt_type_t *t = dt_type_resolve(n->type);
+	return t != NULL && t->kind == DT_TK_DYN;
+}
+
+bool
+dt_node_is_actfunc(dt_node_t *n)
+{
+	return n->kind == DT_NODE_FUNC && n->ident != NULL && n->ident->kind == DT_IDENT_ACTFUNC;
+}
+
+/* char *, char[] and string can stand for one another (D's "string compatible"). */
+static bool
+dt_node_is_strcompat(dt_node_t *n)
+{
+	dt_type_t *t = dt_type_resolve(n->type);
+	if (t == NULL)
+		return false;
+	if (t->kind == DT_TK_STRING)
+		return true;
+	if ((t->kind == DT_TK_PTR || t->kind == DT_TK_ARRAY) && t->ref != NULL) {
+		dt_type_t *r = dt_type_resolve(t->ref);
+		return r != NULL && r->kind == DT_TK_INT && r->ischar;
+	}
+	return false;
+}
+
+static bool
+dt_node_is_pointer(dt_node_t *n)
+{
+	return dt_type_is_pointer(n->type);
+}
+
+static bool
+dt_node_is_vfptr(dt_node_t *n)
+{
+	dt_type_t *t = dt_type_resolve(n->type);
+	if (t == NULL || t->kind != DT_TK_PTR)
+		return false;
+	t = dt_type_resolve(t->ref);
+	return t == NULL || t->kind == DT_TK_VOID || t->kind == DT_TK_FUNC;
+}
+
+char *
+dt_node_type_name(dt_node_t *n, char *buf, size_t len)
+{
+	if (n->kind == DT_NODE_AGG) {
+		snprintf(buf, len, "aggregation");
+		return buf;
+	}
+	if (n->kind == DT_NODE_FUNC && n->ident != NULL && n->ident->kind == DT_IDENT_ACTFUNC) {
+		snprintf(buf, len, "void");
+		return buf;
+	}
+	return dt_type_name(n->type, buf, len);
+}
+
+static bool
+dt_node_is_ptrcompat(dt_node_t *l, dt_node_t *r)
+{
+	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
+	/* an integer constant 0 is a null pointer */
+	if (lt != NULL && lt->kind == DT_TK_PTR && r->kind == DT_NODE_INT && r->value == 0)
+		return true;
+	if (rt != NULL && rt->kind == DT_TK_PTR && l->kind == DT_NODE_INT && l->value == 0)
+		return true;
+	if (!dt_node_is_pointer(l) || !dt_node_is_pointer(r))
+		return false;
+	dt_type_t *lr = dt_type_resolve(lt->ref), *rr = dt_type_resolve(rt->ref);
+	if (lr == NULL || rr == NULL)
+		return false;
+	if (lr->kind == DT_TK_VOID || rr->kind == DT_TK_VOID)
+		return true;
+	return dt_type_compat(lr, rr);
+}
+
+/* May a value of r's type be assigned to (or passed as) l's type? */
+static bool
+dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
+{
+	if (dt_node_is_integer(l) && dt_node_is_integer(r))
+		return true;
+	if (dt_node_is_strcompat(l) && dt_node_is_strcompat(r) &&
+	    (dt_node_is_string(l) || dt_node_is_string(r)))
+		return true;
+	if (dt_type_compat(l->type, r->type))
+		return true;
+	return dt_node_is_ptrcompat(l, r);
+}
+
+int64_t
+dt_node_const(dt_pcb_t *pcb, dt_node_t *n, dt_errtag_t tag, const char *what)
+{
+	if (n->kind != DT_NODE_INT)
+		dnerror(pcb, n, tag, "%s", what);
+	return (int64_t)n->value;
+}
+
+static void
+dt_node_type_assign(dt_node_t *n, dt_type_t *t)
+{
+	dt_type_t *r = dt_type_resolve(t);
+	n->type = t;
+	n->flags &= ~(DT_NF_SIGNED | DT_NF_REF);
+	if (r == NULL)
+		return;
+	if (r->kind == DT_TK_INT && r->issigned)
+		n->flags |= DT_NF_SIGNED;
+	if (r->kind == DT_TK_ENUM)
+		n->flags |= DT_NF_SIGNED;
+	if (r->kind == DT_TK_STRING || r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION ||
+	    r->kind == DT_TK_ARRAY)
+		n->flags |= DT_NF_REF;
+}
+
+/* C's usual arithmetic conversions over our integer types. */
+static dt_type_t *
+dt_type_promote(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
+{
+	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
+	uint64_t ls = lt->size < 4 ? 4 : lt->size, rs = rt->size < 4 ? 4 : rt->size;
+	bool lsg = lt->size < 4 ? true : (l->flags & DT_NF_SIGNED) != 0;
+	bool rsg = rt->size < 4 ? true : (r->flags & DT_NF_SIGNED) != 0;
+	if (ls > rs)
+		return dt_type_int(pcb, ls, lsg);
+	if (rs > ls)
+		return dt_type_int(pcb, rs, rsg);
+	return dt_type_int(pcb, ls, lsg && rsg);
+}
+
+static uint64_t
+dt_fold_cast(uint64_t v, dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL || t->kind != DT_TK_INT || t->size >= 8)
+		return v;
+	unsigned bits = (unsigned)t->size * 8;
+	uint64_t mask = (UINT64_C(1) << bits) - 1;
+	v &= mask;
+	if (t->issigned && (v >> (bits - 1)) & 1)
+		v |= ~mask;
+	return v;
+}
+
+static dt_node_t *
+dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_t *l = n->left, *r = n->right;
+	uint64_t a = l->value, b = r->value, v;
+	bool s = (n->flags & DT_NF_SIGNED) != 0;
+
+	switch (n->op) {
+	case DT_TOK_ADD: v = a + b; break;
+	case DT_TOK_SUB: v = a - b; break;
+	case DT_TOK_MUL: v = a * b; break;
+	case DT_TOK_DIV:
+	case DT_TOK_MOD:
+		if (b == 0)
+			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
+		if (s && (int64_t)b == -1)
+			v = n->op == DT_TOK_DIV ? (uint64_t) - (int64_t)a : 0;
+		else if (s)
+			v = n->op == DT_TOK_DIV ? (uint64_t)((int64_t)a / (int64_t)b)
+			                        : (uint64_t)((int64_t)a % (int64_t)b);
+		else
+			v = n->op == DT_TOK_DIV ? a / b : a % b;
+		break;
+	case DT_TOK_BAND: v = a & b; break;
+	case DT_TOK_BOR: v = a | b; break;
+	case DT_TOK_XOR: v = a ^ b; break;
+	case DT_TOK_LSH: v = b >= 64 ? 0 : a << b; break;
+	case DT_TOK_RSH:
+		if (s)
+			v = (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b));
+		else
+			v = b >= 64 ? 0 : a >> b;
+		break;
+	case DT_TOK_LT: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a < (int64_t)b : a < b; break;
+	case DT_TOK_LE: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a <= (int64_t)b : a <= b; break;
+	case DT_TOK_GT: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a > (int64_t)b : a > b; break;
+	case DT_TOK_GE: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a >= (int64_t)b : a >= b; break;
+	case DT_TOK_EQU: v = a == b; break;
+	case DT_TOK_NEQ: v = a != b; break;
+	case DT_TOK_LAND: v = a && b; break;
+	case DT_TOK_LOR: v = a || b; break;
+	case DT_TOK_LXOR: v = (a != 0) != (b != 0); break;
+	default: return n;
+	}
+	dt_node_t *f = dt_node_int(pcb, dt_fold_cast(v, n->type));
+	f->line = n->line;
+	dt_node_type_assign(f, n->type);
+	f->flags |= DT_NF_COOKED;
+	return f;
+}
+
+/* Resolve a user variable in a scope, creating it when `create'. */
+static dt_ident_t *
+dt_var_lookup(dt_pcb_t *pcb, dt_node_t *n, dt_idtab_t *tab, dt_idkind_t kind, bool create,
+	      uint32_t scopeflag)
+{
+	dt_ident_t *idp = dt_idtab_lookup(tab, n->string);
+	if (idp == NULL) {
+		if (!create)
+			return NULL;
+		idp = dt_idtab_insert(pcb, tab, n->string, kind, DT_IDFLG_WRITE | scopeflag);
+		idp->line = n->line;
+	}
+	return idp;
+}
+
+static dt_node_t *
+dt_make_var(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp)
+{
+	n->kind = DT_NODE_VAR;
+	n->ident = idp;
+	if (idp->type == NULL) {
+		/* unassigned thread-local and clause-local variables read as int64_t 0 */
+		dt_node_type_assign(n, pcb->t_int64);
+	} else {
+		dt_node_type_assign(n, idp->type);
+	}
+	n->flags |= DT_NF_LVALUE | DT_NF_COOKED;
+	if (idp->flags & DT_IDFLG_WRITE)
+		n->flags |= DT_NF_WRITABLE;
+	return n;
+}
+
+static dt_node_t *dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create);
+
+static void
+dt_cook_args(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_t **pp = &n->args;
+	while (*pp != NULL) {
+		dt_node_t *next = (*pp)->list;
+		(*pp)->list = NULL;
+		*pp = dt_cook(pcb, *pp, DT_IDFLG_REF);
+		(*pp)->list = next;
+		pp = &(*pp)->list;
+	}
+}
+
+/* Check call arguments against a built-in prototype string. */
+static void
+dt_check_proto(dt_pcb_t *pcb, dt_node_t *n, const char *name, const char *proto, const char *open,
+	       const char *close)
+{
+	char buf[256], *p, *save = NULL;
+	int argc = dt_node_count(n->args), min = 0, max = 0, i;
+	bool varargs = false;
+	const char *ptypes[16];
+	int np = 0;
+
+	snprintf(buf, sizeof(buf), "%s", proto);
+	for (p = strtok_r(buf, ",", &save); p != NULL; p = strtok_r(NULL, ",", &save)) {
+		if (strcmp(p, "...") == 0) {
+			varargs = true;
+			continue;
+		}
+		if (*p == '?')
+			p++;
+		else
+			min = np + 1;
+		if (np < 16)
+			ptypes[np++] = p;
+	}
+	max = np;
+	/* optional parameters count only after the required ones */
+	if (argc < min || (argc > max && !varargs)) {
+		const char *qual = "";
+		int exp = min;
+		if (varargs && argc < min)
+			qual = "at least ";
+		else if (min != max && argc < min)
+			qual = "at least ";
+		else if (argc > max) {
+			qual = min != max ? "no more than " : "";
+			exp = max;
+		}
+		dnerror(pcb, n, D_PROTO_LEN, "%s%s prototype mismatch: %d arg%s passed, %s%d expected",
+			name, open, argc, argc == 1 ? "" : "s", qual, exp);
+	}
+	(void)close;
+	i = 0;
+	for (dt_node_t *a = n->args; a != NULL && i < np; a = a->list, i++) {
+		const char *pt = ptypes[i];
+		char n1[256];
+		if (strcmp(pt, "*") == 0)
+			continue;
+		if (strcmp(pt, "@") == 0)
+			continue; /* checked by the action's own rules */
+		dt_type_t *t;
+		if (strcmp(pt, "void *") == 0)
+			t = pcb->t_voidptr;
+		else
+			t = dt_type_lookup(pcb, pt);
+		if (t == NULL)
+			continue;
+		dt_node_t tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.kind = DT_NODE_TYPE;
+		dt_node_type_assign(&tmp, t);
+		bool ok = dt_node_is_argcompat(&tmp, a);
+		/* integers and pointers are interchangeable where an address or size is expected */
+		if (!ok && dt_type_is_scalar(t) && dt_node_is_scalar(a))
+			ok = true;
+		if (!ok && dt_type_is_pointer(t) && dt_node_is_strcompat(a))
+			ok = true;
+		if (!ok)
+			dnerror(pcb, n, D_PROTO_ARG,
+				"%s%s argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				name, open, i + 1, pt, dt_node_type_name(a, n1, sizeof(n1)));
+	}
+}
+
+static dt_node_t *
+dt_cook_func(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_t *f = n->left;
+	dt_ident_t *idp;
+
+	if (f->kind != DT_NODE_IDENT)
+		dnerror(pcb, n, D_FUNC_IDENT, "function designator is not of function type");
+	idp = dt_builtin_lookup(pcb, f->string);
+	if (idp == NULL) {
+		if (dt_idtab_lookup(&pcb->globals, f->string) != NULL)
+			dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s' may not be referenced as a function",
+				dt_idkind_name(dt_idtab_lookup(&pcb->globals, f->string)->kind), f->string);
+		dnerror(pcb, n, D_FUNC_UNDEF, "undefined function name: %s", f->string);
+	}
+	if (idp->kind != DT_IDENT_FUNC && idp->kind != DT_IDENT_ACTFUNC && idp->kind != DT_IDENT_AGGFUNC)
+		dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s' may not be referenced as a function",
+			dt_idkind_name(idp->kind), f->string);
+	n->ident = idp;
+	dt_cook_args(pcb, n);
+	if (idp->kind == DT_IDENT_FUNC)
+		dt_check_proto(pcb, n, idp->name, idp->proto, "( )", "");
+	dt_node_type_assign(n, idp->type != NULL ? idp->type : pcb->t_void);
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
+/* args[N]: typed from the probe's argument description when there is one. */
+static dt_node_t *
+dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
+{
+	char n1[256];
+	if (dt_node_count(key) != 1)
+		dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d arg%spassed, 1 expected",
+			idp->name, dt_node_count(key), dt_node_count(key) == 1 ? " " : "s ");
+	if (key->kind != DT_NODE_INT)
+		dnerror(pcb, n, D_PROTO_ARG,
+			"%s[ ] argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+			idp->name, "integer constant", dt_node_type_name(key, n1, sizeof(n1)));
+	n->kind = DT_NODE_VAR;
+	n->ident = idp;
+	n->args = key;
+	n->flags |= DT_NF_COOKED;
+	dt_type_t *t = pcb->t_int64;
+	if (idp->id == DIF_VAR_ARGS) {
+		if (!pcb->in_clause)
+			dnerror(pcb, n, D_ARGS_NONE, "%s[ ] may not be referenced outside of a probe clause",
+				idp->name);
+		if (pcb->ctx_argc >= 0) {
+			if (key->value >= (uint64_t)pcb->ctx_argc) {
+				char d[DTRACE_FULLNAMELEN];
+				snprintf(d, sizeof(d), "%s:%s:%s:%s", pcb->ctx_pd->dtpd_provider,
+					 pcb->ctx_pd->dtpd_mod, pcb->ctx_pd->dtpd_func, pcb->ctx_pd->dtpd_name);
+				dnerror(pcb, n, D_ARGS_IDX, "index %lld is out of range for %s %s[ ]",
+					(long long)key->value, d, idp->name);
+			}
+			const char *tn = pcb->ctx_args[key->value].dtargd_xlate[0] != '\0'
+			                     ? pcb->ctx_args[key->value].dtargd_xlate
+			                     : pcb->ctx_args[key->value].dtargd_native;
+			dt_type_t *at = dt_type_lookup(pcb, tn);
+			if (at == NULL) {
+				/* "T *" over a known T */
+				char buf[DTRACE_ARGTYPELEN];
+				snprintf(buf, sizeof(buf), "%s", tn);
+				size_t l = strlen(buf);
+				int stars = 0;
+				while (l > 0 && (buf[l - 1] == '*' || buf[l - 1] == ' ')) {
+					if (buf[l - 1] == '*')
+						stars++;
+					buf[--l] = '\0';
+				}
+				at = dt_type_lookup(pcb, buf);
+				if (at == NULL && strncmp(buf, "struct ", 7) == 0)
+					at = dt_type_tag(pcb, DT_TK_STRUCT, buf + 7);
+				while (at != NULL && stars-- > 0)
+					at = dt_type_ptr(pcb, at);
+			}
+			if (at != NULL)
+				t = at;
+		}
+	} else {
+		if ((key->flags & DT_NF_SIGNED) && (int64_t)key->value < 0)
+			dnerror(pcb, n, D_REGS_IDX, "index %lld is out of range for array %s",
+				(long long)key->value, idp->name);
+		t = pcb->t_uint64;
+	}
+	dt_node_type_assign(n, t);
+	return n;
+}
+
+/* var[keys]: associative arrays (global or self->), built-in arrays, aggregations. */
+static dt_node_t *
+dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
+{
+	dt_node_t *l = n->left, *keys = n->right;
+
+	if (l->kind == DT_NODE_IDENT && l->op == DT_TOK_AGG) {
+		dt_ident_t *idp = dt_var_lookup(pcb, l, &pcb->aggs, DT_IDENT_AGG, true, 0);
+		n->kind = DT_NODE_AGG;
+		n->ident = idp;
+		n->args = keys;
+		dt_cook_args(pcb, n);
+		n->flags |= DT_NF_COOKED;
+		return n;
+	}
+	if (l->kind == DT_NODE_IDENT) {
+		dt_ident_t *idp = dt_builtin_lookup(pcb, l->string);
+		if (idp != NULL && idp->kind == DT_IDENT_ARRAY) {
+			n->args = keys;
+			dt_cook_args(pcb, n);
+			return dt_cook_args_ref(pcb, n, idp, n->args);
+		}
+		if (idp == NULL) {
+			idp = dt_idtab_lookup(&pcb->globals, l->string);
+			if (idp == NULL && !create)
+				dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
+					l->string);
+			if (idp == NULL)
+				idp = dt_var_lookup(pcb, l, &pcb->globals, DT_IDENT_ARRAY, true, 0);
+			if (idp->kind == DT_IDENT_ARRAY || (idp->kind == DT_IDENT_SCALAR && idp->type == NULL)) {
+				idp->kind = DT_IDENT_ARRAY;
+				goto assoc;
+			}
+			/* a typed scalar: E1[E2] is *(E1 + E2) */
+		}
+		if (idp != NULL && idp->kind != DT_IDENT_SCALAR)
+			dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
+				dt_idkind_name(idp->kind), l->string, dt_idkind_name(DT_IDENT_ARRAY));
+	}
+	if (l->kind == DT_NODE_OP2 && l->op == DT_TOK_PTR && l->left->kind == DT_NODE_IDENT &&
+	    (strcmp(l->left->string, "self") == 0 || strcmp(l->left->string, "this") == 0)) {
+		bool self = strcmp(l->left->string, "self") == 0;
+		dt_idtab_t *tab = self ? &pcb->tls : &pcb->locals;
+		dt_ident_t *idp = dt_idtab_lookup(tab, l->right->string);
+		if (!self && (idp == NULL || idp->kind == DT_IDENT_SCALAR) &&
+		    (idp == NULL || idp->type == NULL || dt_type_resolve(idp->type)->kind != DT_TK_ARRAY))
+			dnerror(pcb, n, D_ARR_LOCAL, "local variables may not be used as associative arrays: %s",
+				l->right->string);
+		if (idp == NULL) {
+			idp = dt_idtab_insert(pcb, tab, l->right->string, DT_IDENT_ARRAY,
+					      DT_IDFLG_WRITE | DT_IDFLG_TLS);
+		}
+		if (idp->kind == DT_IDENT_SCALAR && idp->type == NULL)
+			idp->kind = DT_IDENT_ARRAY;
+		if (idp->kind == DT_IDENT_ARRAY) {
+			l = l->right;
+			l->ident = idp;
+			goto assoc_id;
+		}
+	}
+	/* pointer or array indexing: *(E1 + E2) */
+	{
+		dt_node_t *add = dt_node_op2(pcb, DT_TOK_ADD, n->left,
+					     keys->list == NULL ? keys : keys);
+		add->line = n->line;
+		if (keys->list != NULL)
+			dnerror(pcb, n, D_SYNTAX, "syntax error near \",\"");
+		dt_node_t *d = dt_node_op1(pcb, DT_TOK_DEREF, add);
+		d->line = n->line;
+		return dt_cook(pcb, d, idflags);
+	}
+
+assoc: {
+	dt_ident_t *idp = dt_idtab_lookup(&pcb->globals, l->string);
+	l->ident = idp;
+}
+assoc_id: {
+	dt_ident_t *idp = l->ident;
+	n->kind = DT_NODE_VAR;
+	n->ident = idp;
+	n->args = keys;
+	dt_cook_args(pcb, n);
+	int nk = dt_node_count(n->args);
+	int i = 0;
+	for (dt_node_t *k = n->args; k != NULL; k = k->list)
+		if (dt_node_is_void(k) || dt_node_is_actfunc(k) || k->kind == DT_NODE_AGG)
+			dnerror(pcb, n, D_KEY_TYPE, "%s[ ] key #%d is of invalid type", idp->name, i + 1);
+	if (idp->keys == NULL) {
+		idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * (size_t)nk);
+		idp->nkeys = nk;
+		for (dt_node_t *k = n->args; k != NULL; k = k->list)
+			idp->keys[i++] = k->type;
+	} else {
+		if (nk != idp->nkeys)
+			dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d arg%spassed, %d expected",
+				idp->name, nk, nk == 1 ? " " : "s ", idp->nkeys);
+		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
+			dt_node_t tmp;
+			char n1[256], n2[256];
+			memset(&tmp, 0, sizeof(tmp));
+			dt_node_type_assign(&tmp, idp->keys[i]);
+			if (!dt_node_is_argcompat(&tmp, k))
+				dnerror(pcb, n, D_PROTO_ARG,
+					"%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+					idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
+					dt_node_type_name(k, n2, sizeof(n2)));
+		}
+	}
+	if (idp->type == NULL) {
+		dt_node_type_assign(n, pcb->t_int64);
+	} else {
+		dt_node_type_assign(n, idp->type);
+	}
+	n->flags |= DT_NF_LVALUE | DT_NF_WRITABLE | DT_NF_COOKED;
+	(void)idflags;
+	return n;
+}
+}
+
+static dt_node_t *
+dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
+{
+	dt_ident_t *idp;
+
+	if (n->op == DT_TOK_AGG) {
+		idp = dt_var_lookup(pcb, n, &pcb->aggs, DT_IDENT_AGG, true, 0);
+		n->kind = DT_NODE_AGG;
+		n->ident = idp;
+		n->args = NULL;
+		n->flags |= DT_NF_COOKED;
+		return n;
+	}
+	idp = dt_builtin_lookup(pcb, n->string);
+	if (idp != NULL) {
+		switch (idp->kind) {
+		case DT_IDENT_ENUM: {
+			dt_node_t *c = dt_node_int(pcb, (uint64_t)idp->value);
+			c->line = n->line;
+			dt_node_type_assign(c, idp->type);
+			return c;
+		}
+		case DT_IDENT_INLINE:
+			return idp->inline_expr;
+		case DT_IDENT_SCALAR:
+			n->kind = DT_NODE_VAR;
+			n->ident = idp;
+			dt_node_type_assign(n, idp->type);
+			n->flags |= DT_NF_COOKED;
+			return n;
+		case DT_IDENT_ARRAY:
+			dnerror(pcb, n, D_IDENT_BADREF, "%s[ ] must be referenced as an array", n->string);
+		default:
+			dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
+				dt_idkind_name(idp->kind), n->string, dt_idkind_name(DT_IDENT_SCALAR));
+		}
+	}
+	idp = dt_idtab_lookup(&pcb->globals, n->string);
+	if (idp == NULL && !create)
+		dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name", n->string);
+	if (idp == NULL)
+		idp = dt_var_lookup(pcb, n, &pcb->globals, DT_IDENT_SCALAR, true, 0);
+	if (idp->kind == DT_IDENT_ARRAY)
+		dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
+			dt_idkind_name(idp->kind), n->string, dt_idkind_name(DT_IDENT_SCALAR));
+	if (idp->type == NULL && !create)
+		dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name", n->string);
+	idp->flags |= idflags;
+	return dt_make_var(pcb, n, idp);
+}
+
+/* self->x, this->x */
+static dt_node_t *
+dt_cook_scoped(dt_pcb_t *pcb, dt_node_t *n, bool create)
+{
+	bool self = strcmp(n->left->string, "self") == 0;
+	dt_idtab_t *tab = self ? &pcb->tls : &pcb->locals;
+	dt_node_t *r = n->right;
+	dt_ident_t *idp = dt_idtab_lookup(tab, r->string);
+
+	(void)create;
+	if (idp == NULL)
+		idp = dt_idtab_insert(pcb, tab, r->string, DT_IDENT_SCALAR,
+				      DT_IDFLG_WRITE | (self ? DT_IDFLG_TLS : DT_IDFLG_LOCAL));
+	if (idp->kind == DT_IDENT_ARRAY)
+		dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
+			dt_idkind_name(idp->kind), r->string, dt_idkind_name(DT_IDENT_SCALAR));
+	r->line = n->line;
+	return dt_make_var(pcb, r, idp);
+}
+
+static bool
+dt_is_scoped(dt_node_t *n)
+{
+	return n->kind == DT_NODE_OP2 && n->op == DT_TOK_PTR && n->left->kind == DT_NODE_IDENT &&
+	       n->left->op == DT_TOK_IDENT &&
+	       (strcmp(n->left->string, "self") == 0 || strcmp(n->left->string, "this") == 0);
+}
+
+/* Cook an assignment target, creating variables as needed. */
+static dt_node_t *
+dt_cook_lvalue(dt_pcb_t *pcb, dt_node_t *l)
+{
+	if (l->kind == DT_NODE_IDENT)
+		return dt_cook_ident(pcb, l, DT_IDFLG_MOD, true);
+	if (l->kind == DT_NODE_OP2 && l->op == DT_TOK_LBRAC)
+		return dt_cook_index(pcb, l, DT_IDFLG_MOD, true);
+	if (dt_is_scoped(l))
+		return dt_cook_scoped(pcb, l, true);
+	return dt_cook(pcb, l, DT_IDFLG_MOD);
+}
+
+static void
+dt_assign_var_type(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
+{
+	if (l->kind == DT_NODE_VAR && l->ident->type == NULL && !(l->ident->flags & DT_IDFLG_BUILTIN)) {
+		dt_type_t *t = r->type;
+		/* an integer constant gives its variable the constant's type, widened as DTrace does */
+		l->ident->type = t;
+		dt_node_type_assign(l, t);
+		(void)pcb;
+	}
+}
+
+static dt_node_t *
+dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
+{
+	char n1[256];
+	dt_node_t *c;
+	int op = n->op;
+
+	if (op == DT_TOK_SIZEOF && n->left->kind == DT_NODE_TYPE) {
+		dt_type_t *t = dt_type_resolve(n->left->type);
+		if (t == NULL || (t->size == 0 && t->kind != DT_TK_ARRAY) || t->kind == DT_TK_FWD)
+			dnerror(pcb, n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
+		dt_node_t *f = dt_node_int(pcb, t->size);
+		f->line = n->line;
+		dt_node_type_assign(f, pcb->t_size);
+		return f;
+	}
+	if (op == DT_TOK_PREINC || op == DT_TOK_POSTINC || op == DT_TOK_PREDEC || op == DT_TOK_POSTDEC) {
+		c = n->left = dt_cook_lvalue(pcb, n->left);
+		if (c->kind == DT_NODE_VAR && c->ident->type == NULL) {
+			c->ident->type = pcb->t_int64;
+			dt_node_type_assign(c, pcb->t_int64);
+		}
+	} else {
+		c = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
+	}
+
+	switch (op) {
+	case DT_TOK_DEREF: {
+		dt_type_t *t = dt_type_resolve(c->type);
+		if (dt_node_is_string(c) || t == NULL || (t->kind != DT_TK_PTR && t->kind != DT_TK_ARRAY))
+			dnerror(pcb, n, D_DEREF_NONPTR, "cannot dereference non-pointer type");
+		dt_type_t *rt = dt_type_resolve(t->ref);
+		if (rt == NULL || rt->kind == DT_TK_VOID)
+			dnerror(pcb, n, D_DEREF_VOID, "cannot dereference pointer to void");
+		if (rt->kind == DT_TK_FUNC)
+			dnerror(pcb, n, D_DEREF_FUNC, "cannot dereference pointer to function");
+		dt_node_type_assign(n, t->ref);
+		if (rt->kind != DT_TK_ARRAY)
+			n->flags |= DT_NF_LVALUE;
+		if ((c->flags & DT_NF_WRITABLE) ||
+		    (c->kind == DT_NODE_OP2 && c->op == DT_TOK_ADD && (c->left->flags & DT_NF_WRITABLE)))
+			n->flags |= DT_NF_WRITABLE;
+		if (c->flags & DT_NF_USERLAND)
+			n->flags |= DT_NF_USERLAND;
+		break;
+	}
+	case DT_TOK_IPOS:
+	case DT_TOK_INEG:
+		if (!dt_type_is_arith(c->type))
+			dnerror(pcb, n, D_OP_ARITH, "operator %s requires an operand of arithmetic type",
+				dt_opstr(op));
+		dt_node_type_assign(n, c->type);
+		if (c->kind == DT_NODE_INT) {
+			dt_node_t *f = dt_node_int(pcb, op == DT_TOK_INEG ? dt_fold_cast(-c->value, c->type)
+			                                                   : c->value);
+			f->line = n->line;
+			dt_node_type_assign(f, c->type);
+			return f;
+		}
+		break;
+	case DT_TOK_BNEG:
+		if (!dt_node_is_integer(c))
+			dnerror(pcb, n, D_OP_INT, "operator %s requires an operand of integral type",
+				dt_opstr(op));
+		dt_node_type_assign(n, c->type);
+		if (c->kind == DT_NODE_INT) {
+			dt_node_t *f = dt_node_int(pcb, dt_fold_cast(~c->value, c->type));
+			f->line = n->line;
+			dt_node_type_assign(f, c->type);
+			return f;
+		}
+		break;
+	case DT_TOK_LNEG:
+		if (!dt_node_is_scalar(c) && !dt_node_is_string(c))
+			dnerror(pcb, n, D_OP_SCALAR, "operator %s requires an operand of scalar type",
+				dt_opstr(op));
+		dt_node_type_assign(n, pcb->t_int);
+		if (c->kind == DT_NODE_INT) {
+			dt_node_t *f = dt_node_int(pcb, c->value == 0);
+			f->line = n->line;
+			return f;
+		}
+		break;
+	case DT_TOK_ADDROF:
+		if (c->kind == DT_NODE_VAR || c->kind == DT_NODE_AGG)
+			dnerror(pcb, n, D_ADDROF_VAR, "cannot take address of dynamic variable");
+		if (dt_node_is_dynamic(c))
+			dnerror(pcb, n, D_ADDROF_VAR, "cannot take address of dynamic object");
+		if (!(c->flags & DT_NF_LVALUE))
+			dnerror(pcb, n, D_ADDROF_LVAL, "unacceptable operand for unary & operator");
+		if (c->flags & DT_NF_BITFIELD)
+			dnerror(pcb, n, D_ADDROF_BITFIELD, "cannot take address of bit-field");
+		dt_node_type_assign(n, dt_type_ptr(pcb, c->type));
+		break;
+	case DT_TOK_SIZEOF: {
+		if (c->flags & DT_NF_BITFIELD)
+			dnerror(pcb, n, D_SIZEOF_BITFIELD, "cannot apply sizeof to a bit-field");
+		dt_type_t *t = dt_type_resolve(c->type);
+		uint64_t sz = t == NULL ? 0 : t->kind == DT_TK_STRING ? pcb->strsize : t->size;
+		if (sz == 0)
+			dnerror(pcb, n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
+		dt_node_t *f = dt_node_int(pcb, sz);
+		f->line = n->line;
+		dt_node_type_assign(f, pcb->t_size);
+		return f;
+	}
+	case DT_TOK_STRINGOF:
+		if (!dt_node_is_scalar(c) && !dt_node_is_pointer(c) && !dt_node_is_strcompat(c))
+			dnerror(pcb, n, D_STRINGOF_TYPE, "cannot apply stringof to a value of type %s",
+				dt_node_type_name(c, n1, sizeof(n1)));
+		dt_node_type_assign(n, pcb->t_string);
+		break;
+	case DT_TOK_PREINC:
+	case DT_TOK_POSTINC:
+	case DT_TOK_PREDEC:
+	case DT_TOK_POSTDEC:
+		if (!dt_node_is_scalar(c))
+			dnerror(pcb, n, D_OP_SCALAR, "operator %s requires operand of scalar type",
+				dt_opstr(op));
+		if (dt_node_is_vfptr(c))
+			dnerror(pcb, n, D_OP_VFPTR, "operator %s requires an operand of known size",
+				dt_opstr(op));
+		if (!(c->flags & DT_NF_LVALUE))
+			dnerror(pcb, n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand",
+				dt_opstr(op));
+		if (!(c->flags & DT_NF_WRITABLE))
+			dnerror(pcb, n, D_OP_WRITE, "operator %s can only be applied to a writable variable",
+				dt_opstr(op));
+		dt_node_type_assign(n, c->type);
+		break;
+	default:
+		dnerror(pcb, n, D_UNKNOWN, "invalid unary op %s", dt_opstr(op));
+	}
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
+static void
+dt_assign_common(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_t *l = n->left;
+	if (!(l->flags & DT_NF_LVALUE))
+		dnerror(pcb, n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand",
+			dt_opstr(n->op));
+	if (!(l->flags & DT_NF_WRITABLE))
+		dnerror(pcb, n, D_OP_WRITE, "operator %s can only be applied to a writable variable",
+			dt_opstr(n->op));
+	dt_node_type_assign(n, l->type);
+}
+
+static dt_node_t *
+dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
+{
+	char n1[256];
+	int op = n->op;
+	dt_node_t *l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
+	dt_type_t *t = dt_type_resolve(l->type);
+
+	if (n->right->kind != DT_NODE_IDENT)
+		dnerror(pcb, n, D_OP_IDENT, "operator %s must be followed by an identifier", dt_opstr(op));
+	if (op == DT_TOK_PTR) {
+		if (t == NULL || t->kind != DT_TK_PTR)
+			dnerror(pcb, n, D_OP_PTR, "operator %s must be applied to a pointer", dt_opstr(op));
+		t = dt_type_resolve(t->ref);
+	}
+	if (t != NULL && t->kind == DT_TK_FWD) {
+		dt_type_t *def = dt_type_tag(pcb, DT_TK_STRUCT, t->name);
+		if (def == NULL || def->kind == DT_TK_FWD)
+			dnerror(pcb, n, D_OP_INCOMPLETE,
+				"operator %s cannot be applied to a forward declaration: no %s definition is available",
+				dt_opstr(op), dt_type_name(t, n1, sizeof(n1)));
+		t = def;
+	}
+	if (t == NULL || (t->kind != DT_TK_STRUCT && t->kind != DT_TK_UNION)) {
+		if (op == DT_TOK_PTR)
+			dnerror(pcb, n, D_OP_SOU,
+				"operator -> cannot be applied to pointer to type \"%s\"; must be applied to a struct or union pointer",
+				dt_type_name(t, n1, sizeof(n1)));
+		dnerror(pcb, n, D_OP_SOU,
+			"operator %s cannot be applied to type \"%s\"; must be applied to a struct or union",
+			dt_opstr(op), dt_node_type_name(l, n1, sizeof(n1)));
+	}
+	dt_member_t *m = dt_type_member(t, n->right->string);
+	if (m == NULL)
+		dnerror(pcb, n, D_TYPE_MEMBER, "%s is not a member of %s", n->right->string,
+			dt_type_name(t, n1, sizeof(n1)));
+	n->member = m;
+	dt_node_type_assign(n, m->type);
+	dt_type_t *mt = dt_type_resolve(m->type);
+	if (op == DT_TOK_PTR && mt->kind != DT_TK_ARRAY)
+		n->flags |= DT_NF_LVALUE;
+	if (op == DT_TOK_DOT && (l->flags & DT_NF_LVALUE) && mt->kind != DT_TK_ARRAY)
+		n->flags |= DT_NF_LVALUE;
+	if (l->flags & DT_NF_WRITABLE)
+		n->flags |= DT_NF_WRITABLE;
+	if (m->bits > 0)
+		n->flags |= DT_NF_BITFIELD;
+	if (l->flags & DT_NF_USERLAND)
+		n->flags |= DT_NF_USERLAND;
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
+static dt_node_t *
+dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
+{
+	char n1[256], n2[256];
+	int op = n->op;
+	dt_node_t *l, *r;
+
+	switch (op) {
+	case DT_TOK_LBRAC:
+		return dt_cook_index(pcb, n, idflags, false);
+	case DT_TOK_PTR:
+		if (dt_is_scoped(n))
+			return dt_cook_scoped(pcb, n, false);
+		return dt_cook_member(pcb, n);
+	case DT_TOK_DOT:
+		return dt_cook_member(pcb, n);
+	case DT_TOK_OFFSETOF: {
+		dt_type_t *t = dt_type_resolve(n->left->type);
+		if (t == NULL || (t->kind != DT_TK_STRUCT && t->kind != DT_TK_UNION))
+			dnerror(pcb, n, D_OFFSETOF_TYPE, "offsetof operand must be a struct or union type");
+		dt_member_t *m = dt_type_member(t, n->right->string);
+		if (m == NULL)
+			dnerror(pcb, n, D_TYPE_MEMBER, "%s is not a member of %s", n->right->string,
+				dt_type_name(t, n1, sizeof(n1)));
+		if (m->bits > 0)
+			dnerror(pcb, n, D_OFFSETOF_BITFIELD, "cannot take offset of a bit-field: %s",
+				n->right->string);
+		dt_node_t *f = dt_node_int(pcb, m->off);
+		f->line = n->line;
+		dt_node_type_assign(f, pcb->t_size);
+		return f;
+	}
+	case DT_TOK_LPAR: { /* cast */
+		dt_type_t *lt = n->left->type;
+		dt_type_t *lr = dt_type_resolve(lt);
+		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		dt_type_t *rr = dt_type_resolve(r->type);
+		if (dt_type_compat(lt, r->type))
+			;
+		else if (dt_type_is_scalar(lt) && (dt_node_is_scalar(r) || (rr && rr->kind == DT_TK_FUNC)))
+			;
+		else if (dt_type_is_void(lt))
+			;
+		else if (lr->kind == DT_TK_PTR && dt_node_is_pointer(r))
+			;
+		else if (dt_type_is_string(lt) && (dt_node_is_scalar(r) || dt_node_is_pointer(r) ||
+						  dt_node_is_strcompat(r)))
+			;
+		else
+			dnerror(pcb, n, D_CAST_INVAL, "invalid cast expression: \"%s\" to \"%s\"",
+				dt_node_type_name(r, n1, sizeof(n1)), dt_type_name(lt, n2, sizeof(n2)));
+		dt_node_type_assign(n, lt);
+		if (lr->kind == DT_TK_PTR)
+			n->flags |= DT_NF_WRITABLE;
+		if (r->kind == DT_NODE_INT && dt_type_is_integer(lt)) {
+			dt_node_t *f = dt_node_int(pcb, dt_fold_cast(r->value, lt));
+			f->line = n->line;
+			dt_node_type_assign(f, lt);
+			return f;
+		}
+		n->flags |= DT_NF_COOKED;
+		return n;
+	}
+	case DT_TOK_XLATE:
+		dnerror(pcb, n, D_XLATE_NONE, "cannot translate from \"%s\" to \"%s\"",
+			dt_node_type_name(dt_cook(pcb, n->right, DT_IDFLG_REF), n1, sizeof(n1)),
+			dt_type_name(n->left->type, n2, sizeof(n2)));
+	case DT_TOK_ASGN: {
+		l = n->left;
+		if (l->kind == DT_NODE_IDENT && l->op == DT_TOK_AGG)
+			l = dt_cook_ident(pcb, l, DT_IDFLG_MOD, true);
+		else
+			l = dt_cook_lvalue(pcb, l);
+		n->left = l;
+		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		if (l->kind == DT_NODE_AGG) {
+			dt_ident_t *aid = l->ident;
+			if (r->kind != DT_NODE_FUNC || r->ident->kind != DT_IDENT_AGGFUNC)
+				dnerror(pcb, n, D_AGG_FUNC, "@%s must be assigned the result of an aggregating function",
+					aid->name);
+			if (aid->aggfunc != NULL && aid->aggfunc->id != r->ident->id)
+				dnerror(pcb, n, D_AGG_REDEF,
+					"aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+					aid->name, aid->name, r->ident->name, aid->name, aid->aggfunc->name,
+					aid->line);
+			if (aid->aggfunc == NULL) {
+				aid->aggfunc = r->ident;
+				aid->line = n->line;
+			}
+			if (l->aggfun != NULL)
+				dnerror(pcb, n, D_OP_LVAL, "operator = requires modifiable lvalue as an operand");
+			aid->flags |= DT_IDFLG_MOD;
+			l->aggfun = r;
+			l->line = n->line;
+			return l;
+		}
+		if (dt_node_is_actfunc(r) || r->kind == DT_NODE_AGG ||
+		    (r->kind == DT_NODE_FUNC && r->ident->kind == DT_IDENT_AGGFUNC))
+			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
+		if (dt_node_is_void(r))
+			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+				dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+				dt_node_type_name(r, n2, sizeof(n2)));
+		dt_assign_var_type(pcb, l, r);
+		if (l->kind == DT_NODE_VAR)
+			l->ident->flags |= DT_IDFLG_MOD;
+		if (!dt_node_is_string(l)) {
+			dt_type_t *lt = dt_type_resolve(l->type);
+			if (lt != NULL && (lt->kind == DT_TK_ARRAY || lt->kind == DT_TK_FUNC))
+				dnerror(pcb, n, D_OP_ARRFUN, "operator %s may not be applied to operand of type \"%s\"",
+					dt_opstr(op), dt_node_type_name(l, n1, sizeof(n1)));
+		}
+		if (!dt_node_is_argcompat(l, r))
+			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+				dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+				dt_node_type_name(r, n2, sizeof(n2)));
+		dt_assign_common(pcb, n);
+		break;
+	}
+	case DT_TOK_ADD_EQ:
+	case DT_TOK_SUB_EQ:
+	case DT_TOK_MUL_EQ:
+	case DT_TOK_DIV_EQ:
+	case DT_TOK_MOD_EQ:
+	case DT_TOK_AND_EQ:
+	case DT_TOK_XOR_EQ:
+	case DT_TOK_OR_EQ:
+	case DT_TOK_LSH_EQ:
+	case DT_TOK_RSH_EQ:
+		l = n->left = dt_cook_lvalue(pcb, n->left);
+		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		if (l->kind == DT_NODE_VAR && l->ident->type == NULL) {
+			l->ident->type = pcb->t_int64;
+			dt_node_type_assign(l, pcb->t_int64);
+		}
+		if (op == DT_TOK_ADD_EQ || op == DT_TOK_SUB_EQ) {
+			if (dt_node_is_string(l) || dt_node_is_string(r))
+				dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+					dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+					dt_node_type_name(r, n2, sizeof(n2)));
+			if (!dt_node_is_integer(l) || !dt_node_is_integer(r)) {
+				if (!dt_node_is_pointer(l) || dt_node_is_vfptr(l))
+					dnerror(pcb, n, D_OP_VFPTR,
+						"operator %s requires left-hand scalar operand of known size",
+						dt_opstr(op));
+				if (!dt_node_is_integer(r) && !dt_node_is_ptrcompat(l, r))
+					dnerror(pcb, n, D_OP_INCOMPAT,
+						"operands have incompatible types: \"%s\" %s \"%s\"",
+						dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+						dt_node_type_name(r, n2, sizeof(n2)));
+			}
+		} else if (op == DT_TOK_MUL_EQ || op == DT_TOK_DIV_EQ) {
+			if (!dt_type_is_arith(l->type) || !dt_type_is_arith(r->type))
+				dnerror(pcb, n, D_OP_ARITH, "operator %s requires operands of arithmetic type",
+					dt_opstr(op));
+		} else {
+			if (!dt_node_is_integer(l) || !dt_node_is_integer(r))
+				dnerror(pcb, n, D_OP_INT, "operator %s requires operands of integral type",
+					dt_opstr(op));
+		}
+		if (l->kind == DT_NODE_VAR)
+			l->ident->flags |= DT_IDFLG_MOD | DT_IDFLG_REF;
+		dt_assign_common(pcb, n);
+		break;
+	default:
+		l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
+		/* enum tags on the right of a comparison with an enum */
+		if ((op == DT_TOK_EQU || op == DT_TOK_NEQ || op == DT_TOK_LT || op == DT_TOK_LE ||
+		     op == DT_TOK_GT || op == DT_TOK_GE) &&
+		    dt_type_resolve(l->type) != NULL && dt_type_resolve(l->type)->kind == DT_TK_ENUM &&
+		    n->right->kind == DT_NODE_IDENT) {
+			dt_member_t *m = dt_type_member(l->type, n->right->string);
+			for (m = dt_type_resolve(l->type)->members; m != NULL; m = m->next)
+				if (strcmp(m->name, n->right->string) == 0)
+					break;
+			if (m != NULL) {
+				dt_node_t *c = dt_node_int(pcb, (uint64_t)m->value);
+				c->line = n->right->line;
+				dt_node_type_assign(c, l->type);
+				n->right = c;
+			}
+		}
+		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
+			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
+		switch (op) {
+		case DT_TOK_BAND:
+		case DT_TOK_XOR:
+		case DT_TOK_BOR:
+		case DT_TOK_MOD:
+			if (!dt_node_is_integer(l) || !dt_node_is_integer(r))
+				dnerror(pcb, n, D_OP_INT, "operator %s requires operands of integral type",
+					dt_opstr(op));
+			dt_node_type_assign(n, dt_type_promote(pcb, l, r));
+			break;
+		case DT_TOK_LSH:
+		case DT_TOK_RSH:
+			if (!dt_node_is_integer(l) || !dt_node_is_integer(r))
+				dnerror(pcb, n, D_OP_INT, "operator %s requires operands of integral type",
+					dt_opstr(op));
+			dt_node_type_assign(n, dt_type_resolve(l->type)->size < 4 ? pcb->t_int : l->type);
+			break;
+		case DT_TOK_MUL:
+		case DT_TOK_DIV:
+			if (!dt_type_is_arith(l->type) || !dt_type_is_arith(r->type))
+				dnerror(pcb, n, D_OP_ARITH, "operator %s requires operands of arithmetic type",
+					dt_opstr(op));
+			dt_node_type_assign(n, dt_type_promote(pcb, l, r));
+			break;
+		case DT_TOK_LAND:
+		case DT_TOK_LXOR:
+		case DT_TOK_LOR:
+			if ((!dt_node_is_scalar(l) && !dt_node_is_string(l)) ||
+			    (!dt_node_is_scalar(r) && !dt_node_is_string(r)))
+				dnerror(pcb, n, D_OP_SCALAR, "operator %s requires operands of scalar type",
+					dt_opstr(op));
+			dt_node_type_assign(n, pcb->t_int);
+			break;
+		case DT_TOK_LT:
+		case DT_TOK_LE:
+		case DT_TOK_GT:
+		case DT_TOK_GE:
+		case DT_TOK_EQU:
+		case DT_TOK_NEQ:
+			if (dt_type_compat(l->type, r->type))
+				;
+			else if (dt_node_is_integer(l) && dt_node_is_integer(r))
+				;
+			else if (dt_node_is_strcompat(l) && dt_node_is_strcompat(r) &&
+				 (dt_node_is_string(l) || dt_node_is_string(r)))
+				;
+			else if (!dt_node_is_ptrcompat(l, r))
+				dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+					dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+					dt_node_type_name(r, n2, sizeof(n2)));
+			dt_node_type_assign(n, pcb->t_int);
+			break;
+		case DT_TOK_ADD:
+		case DT_TOK_SUB: {
+			bool lp = dt_node_is_string(l) || (dt_node_is_pointer(l) && !dt_node_is_vfptr(l));
+			bool rp = dt_node_is_string(r) || (dt_node_is_pointer(r) && !dt_node_is_vfptr(r));
+			bool li = dt_node_is_integer(l), ri = dt_node_is_integer(r);
+			if (li && ri) {
+				dt_node_type_assign(n, dt_type_promote(pcb, l, r));
+			} else if (lp && ri) {
+				dt_type_t *lt = dt_type_resolve(l->type);
+				dt_node_type_assign(n, lt->kind == DT_TK_ARRAY ? dt_type_ptr(pcb, lt->ref) : l->type);
+				n->flags &= ~DT_NF_REF;
+				if (l->flags & DT_NF_USERLAND)
+					n->flags |= DT_NF_USERLAND;
+			} else if (li && rp && op == DT_TOK_ADD) {
+				dt_type_t *rt = dt_type_resolve(r->type);
+				dt_node_type_assign(n, rt->kind == DT_TK_ARRAY ? dt_type_ptr(pcb, rt->ref) : r->type);
+				n->flags &= ~DT_NF_REF;
+			} else if (lp && rp && op == DT_TOK_SUB && dt_node_is_ptrcompat(l, r)) {
+				dt_node_type_assign(n, pcb->t_ptrdiff);
+			} else {
+				dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+					dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
+					dt_node_type_name(r, n2, sizeof(n2)));
+			}
+			break;
+		}
+		case DT_TOK_COMMA:
+			if (dt_node_is_dynamic(l) || dt_node_is_dynamic(r))
+				dnerror(pcb, n, D_OP_DYN, "operator %s operands cannot be of dynamic type",
+					dt_opstr(op));
+			dt_node_type_assign(n, r->type);
+			break;
+		default:
+			dnerror(pcb, n, D_UNKNOWN, "invalid binary op %s", dt_opstr(op));
+		}
+		if (l->kind == DT_NODE_INT && r->kind == DT_NODE_INT && op != DT_TOK_COMMA)
+			return dt_fold2(pcb, n);
+		break;
+	}
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
+static dt_node_t *
+dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
+{
+	char n1[256], n2[256];
+	dt_node_t *c = n->cond = dt_cook(pcb, n->cond, DT_IDFLG_REF);
+	dt_node_t *l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
+	dt_node_t *r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+
+	if (!dt_node_is_scalar(c) && !dt_node_is_string(c))
+		dnerror(pcb, n, D_OP_SCALAR, "operator ?: expression must be of scalar type");
+	if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
+		dnerror(pcb, n, D_OP_ACT, "?: operands cannot be actions");
+	if (dt_node_is_integer(l) && dt_node_is_integer(r)) {
+		dt_node_type_assign(n, dt_type_promote(pcb, l, r));
+	} else if (dt_type_compat(l->type, r->type) ||
+		   (dt_node_is_strcompat(l) && dt_node_is_strcompat(r) &&
+		    (dt_node_is_string(l) || dt_node_is_string(r)))) {
+		dt_node_type_assign(n, dt_node_is_string(l) || dt_node_is_string(r) ? pcb->t_string : l->type);
+	} else if (dt_node_is_ptrcompat(l, r)) {
+		dt_node_type_assign(n, dt_node_is_pointer(l) ? l->type : r->type);
+	} else {
+		dnerror(pcb, n, D_OP_INCOMPAT, "operator ?: operands must have compatible types");
+	}
+	(void)n1;
+	(void)n2;
+	if (c->kind == DT_NODE_INT)
+		return c->value != 0 ? l : r;
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
+dt_node_t *
+dt_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
+{
+	if (n == NULL)
+		return NULL;
+	if (n->flags & DT_NF_COOKED)
+		return n;
+	switch (n->kind) {
+	case DT_NODE_INT:
+	case DT_NODE_STRING:
+		n->flags |= DT_NF_COOKED;
+		return n;
+	case DT_NODE_IDENT:
+		if (strcmp(n->string, "self") == 0 || strcmp(n->string, "this") == 0)
+			dnerror(pcb, n, D_SYNTAX, "syntax error near \"%s\"", n->string);
+		return dt_cook_ident(pcb, n, idflags, false);
+	case DT_NODE_FUNC:
+		return dt_cook_func(pcb, n);
+	case DT_NODE_OP1:
+		return dt_cook_op1(pcb, n);
+	case DT_NODE_OP2:
+		return dt_cook_op2(pcb, n, idflags);
+	case DT_NODE_OP3:
+		return dt_cook_op3(pcb, n);
+	case DT_NODE_TYPE:
+		return n;
+	default:
+		return n;
+	}
+}

@@ -1,0 +1,504 @@
+/*
+ * dt_decl.c: D declarations.
+ *
+ * The grammar collects declaration specifiers (dt_declspec_t) and
+ * declarators (dt_declarator_t chains, applied to the base type from the
+ * outside in); this file turns them into types, typedefs, struct/union/enum
+ * definitions, typed variables (global, self->, this->, associative arrays
+ * with key signatures), inlines and translators.
+ */
+#include <string.h>
+
+#include "dt_grammar.h"
+#include "dt_parse.h"
+
+dt_declspec_t *
+dt_ds_new(dt_pcb_t *pcb)
+{
+	dt_declspec_t *ds = dt_zalloc(pcb, sizeof(*ds));
+	ds->line = pcb->lineno;
+	return ds;
+}
+
+void
+dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls)
+{
+	if (ds->cls != DT_DC_NONE)
+		dt_error(pcb, 0, D_DECL_CLASS, "only one storage class allowed in a declaration");
+	ds->cls = cls;
+}
+
+void
+dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod)
+{
+	if (mod == DT_DS_LONG && (ds->mods & DT_DS_LONG)) {
+		mod = DT_DS_LONGLONG;
+		ds->mods &= ~DT_DS_LONG;
+	}
+	if ((mod & (DT_DS_SIGNED | DT_DS_UNSIGNED)) && (ds->mods & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	if ((mod & DT_DS_SHORT) && (ds->mods & (DT_DS_LONG | DT_DS_LONGLONG)))
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	ds->mods |= mod;
+}
+
+void
+dt_ds_base(dt_pcb_t *pcb, dt_declspec_t *ds, int kw)
+{
+	if (ds->base != 0 || ds->named != NULL)
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	ds->base = kw;
+}
+
+void
+dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t)
+{
+	if (ds->base != 0 || ds->named != NULL)
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	ds->named = t;
+}
+
+dt_type_t *
+dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
+{
+	uint32_t m = ds->mods;
+	dt_type_t *t;
+	bool sign = !(m & DT_DS_UNSIGNED);
+
+	if (ds->named != NULL) {
+		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED | DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))
+			dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+		return ds->named;
+	}
+	switch (ds->base) {
+	case DT_KEY_VOID:
+		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE))
+			dt_error(pcb, 0, D_DECL_VOIDATTR, "attributes invalid for void declaration");
+		return pcb->t_void;
+	case DT_KEY_CHAR:
+		if (m & (DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))
+			dt_error(pcb, 0, D_DECL_CHARATTR, "invalid type declaration: short and long may not be used with char type");
+		if (m & DT_DS_SIGNED)
+			return dt_type_lookup(pcb, "signed char");
+		return sign ? pcb->t_char : pcb->t_uchar;
+	case DT_KEY_STRING:
+		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE))
+			dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+		return pcb->t_string;
+	case DT_KEY_FLOAT:
+	case DT_KEY_DOUBLE:
+		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED))
+			dt_error(pcb, 0, D_DECL_SIGNINT, "invalid type declaration: signed and unsigned may only be used with integer type");
+		t = dt_type_lookup(pcb, ds->base == DT_KEY_FLOAT ? "float" : (m & DT_DS_LONG) ? "long double" : "double");
+		return t;
+	case DT_KEY_INT:
+	case 0:
+		if (m & DT_DS_SHORT)
+			return sign ? pcb->t_short : pcb->t_ushort;
+		if (m & (DT_DS_LONG | DT_DS_LONGLONG))
+			return sign ? pcb->t_long : pcb->t_ulong;
+		if (ds->base == 0 && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
+			dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");
+		return sign ? pcb->t_int : pcb->t_uint;
+	default:
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	}
+}
+
+dt_declarator_t *
+dt_dd_new(dt_pcb_t *pcb, int kind)
+{
+	dt_declarator_t *d = dt_zalloc(pcb, sizeof(*d));
+	d->kind = kind;
+	d->line = pcb->lineno;
+	d->bits = -1;
+	return d;
+}
+
+dt_declarator_t *
+dt_dd_append(dt_declarator_t *list, dt_declarator_t *d)
+{
+	dt_declarator_t *p = list;
+	while (p->next != NULL)
+		p = p->next;
+	p->next = d;
+	return list;
+}
+
+/* Apply a declarator chain to base; returns the declared name in *namep. */
+dt_type_t *
+dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep)
+{
+	dt_type_t *t = base;
+	*namep = NULL;
+	for (; dd != NULL; dd = dd->inner) {
+		switch (dd->kind) {
+		case DT_DD_NAME:
+			*namep = dd->name;
+			break;
+		case DT_DD_PTR:
+			t = dt_type_ptr(pcb, t);
+			break;
+		case DT_DD_ARRAY:
+			if (dd->tuple) {
+				/* associative array: the caller reads the key types */
+				break;
+			}
+			if (dd->dim == NULL) {
+				t = dt_type_array(pcb, t, 0);
+			} else {
+				dt_node_t *n = dt_cook(pcb, dd->dim, 0);
+				if (n->kind != DT_NODE_INT)
+					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression expected as array size");
+				if ((int64_t)n->value <= 0 && (n->flags & DT_NF_SIGNED))
+					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression expected as array size");
+				if (n->value > (1u << 30))
+					dt_error(pcb, 0, D_DECL_ARRBIG, "array dimension too big");
+				t = dt_type_array(pcb, t, n->value);
+			}
+			break;
+		case DT_DD_FUNC: {
+			dt_type_t *f = dt_type_new(pcb, DT_TK_FUNC, NULL, 0);
+			int n = 0;
+			f->ref = t;
+			for (dt_node_t *p = dd->params; p != NULL; p = p->list) {
+				if (p->op == DT_TOK_ELLIPSIS) {
+					f->varargs = true;
+					continue;
+				}
+				if (dt_type_is_void(p->type) && dd->params->list == NULL)
+					continue;
+				n++;
+			}
+			f->args = dt_zalloc(pcb, sizeof(dt_type_t *) * ((size_t)n + 1));
+			for (dt_node_t *p = dd->params; p != NULL; p = p->list) {
+				if (p->op == DT_TOK_ELLIPSIS || (dt_type_is_void(p->type) && dd->params->list == NULL))
+					continue;
+				f->args[f->nargs++] = p->type;
+			}
+			t = f;
+			break;
+		}
+		}
+	}
+	return t;
+}
+
+dt_type_t *
+dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
+{
+	const char *name;
+	dt_type_t *t = dt_ds_type(pcb, ds);
+	if (ds->mods & DT_DS_CONST) {
+		/* const only matters for printing a type; keep the shared base type */
+	}
+	return dt_decl_type(pcb, t, dd, &name);
+}
+
+static dt_declarator_t *
+dt_dd_tuple(dt_declarator_t *dd)
+{
+	for (; dd != NULL; dd = dd->inner)
+		if (dd->kind == DT_DD_ARRAY && dd->tuple)
+			return dd;
+	return NULL;
+}
+
+void
+dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
+{
+	dt_type_t *base = dt_ds_type(pcb, ds);
+
+	if (list == NULL) {
+		/* "struct foo { ... };" or "enum e { ... };" alone is fine */
+		dt_type_t *r = dt_type_resolve(base);
+		if (r != NULL && (r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION ||
+				  r->kind == DT_TK_ENUM || r->kind == DT_TK_FWD))
+			return;
+		dt_error(pcb, 0, D_DECL_USELESS, "useless declaration");
+	}
+
+	for (dt_declarator_t *dd = list; dd != NULL; dd = dd->next) {
+		const char *name;
+		dt_type_t *t = dt_decl_type(pcb, base, dd, &name);
+		dt_declarator_t *tup = dt_dd_tuple(dd);
+
+		if (name == NULL)
+			dt_error(pcb, 0, D_DECL_IDENT, "declaration requires an identifier");
+		if (ds->cls == DT_DC_TYPEDEF) {
+			dt_type_t *old = dt_type_lookup(pcb, name);
+			if (old != NULL && !dt_type_compat(old, t))
+				dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: %s", name);
+			if (old == NULL)
+				dt_type_define(pcb, name, t);
+			continue;
+		}
+		if (ds->cls == DT_DC_EXTERN || ds->cls == DT_DC_STATIC || ds->cls == DT_DC_AUTO ||
+		    ds->cls == DT_DC_REGISTER)
+			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
+		if (dt_type_is_void(t))
+			dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot have void object: %s", name);
+		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
+			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
+
+		dt_idtab_t *tab = &pcb->globals;
+		uint32_t fl = DT_IDFLG_WRITE | DT_IDFLG_DECL;
+		if (ds->cls == DT_DC_SELF) {
+			tab = &pcb->tls;
+			fl |= DT_IDFLG_TLS;
+		} else if (ds->cls == DT_DC_THIS) {
+			tab = &pcb->locals;
+			fl |= DT_IDFLG_LOCAL;
+			if (tup != NULL)
+				dt_error(pcb, 0, D_DECL_LOCASSC, "associative arrays may not be declared as local variables: %s", name);
+		}
+		if (dt_builtin_lookup(pcb, name) != NULL)
+			dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+		dt_ident_t *idp = dt_idtab_lookup(tab, name);
+		if (idp != NULL) {
+			if (!dt_type_compat(idp->type, t) ||
+			    (idp->kind == DT_IDENT_ARRAY) != (tup != NULL))
+				dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s\n\t current: %s\n\tprevious: %s",
+					 name, "", "");
+			continue;
+		}
+		idp = dt_idtab_insert(pcb, tab, name, tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR, fl);
+		idp->type = t;
+		idp->line = pcb->lineno;
+		if (tup != NULL) {
+			int n = dt_node_count(tup->params);
+			idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * (size_t)n);
+			idp->nkeys = 0;
+			for (dt_node_t *p = tup->params; p != NULL; p = p->list)
+				if (p->type != NULL)
+					idp->keys[idp->nkeys++] = p->type;
+		}
+	}
+}
+
+/* ---- struct, union, enum ------------------------------------------------ */
+
+dt_type_t *
+dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
+{
+	bool ref = (kw & 0x10000) != 0;
+	dt_tkind_t kind = (kw & 0xffff) == DT_KEY_UNION ? DT_TK_UNION : DT_TK_STRUCT;
+	dt_type_t *t = tag != NULL ? dt_type_tag(pcb, kind, tag) : NULL;
+
+	if (ref) {
+		if (t == NULL) {
+			t = dt_type_new(pcb, DT_TK_FWD, tag, 0);
+			t->next = pcb->tags;
+			pcb->tags = t;
+		}
+		return t;
+	}
+	if (t != NULL && t->kind != DT_TK_FWD)
+		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: %s %s",
+			 kind == DT_TK_UNION ? "union" : "struct", tag);
+	if (t == NULL) {
+		t = dt_type_new(pcb, kind, tag, 0);
+		if (tag != NULL) {
+			t->next = pcb->tags;
+			pcb->tags = t;
+		}
+	}
+	t->kind = kind;
+	t->size = 0;
+	t->align = 1;
+	if (pcb->sou_depth >= (int)(sizeof(pcb->sou_stack) / sizeof(pcb->sou_stack[0])))
+		dt_error(pcb, 0, D_DECL_COMBO, "struct or union nested too deeply");
+	pcb->sou_stack[pcb->sou_depth++] = t;
+	return t;
+}
+
+void
+dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarator_t *list)
+{
+	dt_type_t *base = dt_ds_type(pcb, ds);
+	if (sou == NULL)
+		sou = pcb->sou_stack[pcb->sou_depth - 1];
+
+	for (dt_declarator_t *dd = list; dd != NULL; dd = dd->next) {
+		const char *name;
+		dt_type_t *t = dt_decl_type(pcb, base, dd, &name);
+		dt_type_t *r = dt_type_resolve(t);
+		dt_member_t *m = dt_zalloc(pcb, sizeof(*m)), **pp;
+		int bits = 0;
+
+		if (name != NULL && dt_type_member(sou, name) != NULL)
+			dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+		if (r->kind == DT_TK_FWD || (r->kind != DT_TK_ARRAY && r->size == 0 && r->kind != DT_TK_STRUCT && r->kind != DT_TK_UNION))
+			dt_error(pcb, 0, D_DECL_INCOMPLETE, "declaration of member %s uses incomplete type", name != NULL ? name : "");
+		if (dd->bitexpr != NULL) {
+			dt_node_t *n = dt_cook(pcb, dd->bitexpr, 0);
+			if (n->kind != DT_NODE_INT)
+				dt_error(pcb, 0, D_DECL_BFCONST, "positive integral constant expression expected as bit-field size");
+			if (!dt_type_is_integer(t))
+				dt_error(pcb, 0, D_DECL_BFTYPE, "invalid type for bit-field: %s", name != NULL ? name : "");
+			if (n->value > r->size * 8)
+				dt_error(pcb, 0, D_DECL_BFSIZE, "bit-field too big for type: %s", name != NULL ? name : "");
+			bits = (int)n->value;
+		}
+		m->name = name;
+		m->type = t;
+		m->bits = bits;
+		if (sou->kind == DT_TK_UNION) {
+			m->off = 0;
+			if (r->size > sou->size)
+				sou->size = r->size;
+		} else if (bits > 0) {
+			/* pack bit-fields into storage units of the declared type, as gcc does */
+			uint64_t unit = r->size * 8;
+			uint64_t bitpos = sou->size * 8;
+			dt_member_t *last = NULL;
+			for (dt_member_t *p = sou->members; p != NULL; p = p->next)
+				last = p;
+			if (last != NULL && last->bits > 0) {
+				bitpos = last->off * 8 + (uint64_t)last->bitoff + (uint64_t)last->bits;
+			}
+			if ((bitpos % unit) + (uint64_t)bits > unit)
+				bitpos = (bitpos + unit - 1) / unit * unit;
+			m->off = bitpos / unit * r->size;
+			m->bitoff = (int)(bitpos - m->off * 8);
+			uint64_t end = (bitpos + (uint64_t)bits + 7) / 8;
+			if (end > sou->size)
+				sou->size = end;
+		} else {
+			uint64_t a = r->align ? r->align : 1;
+			m->off = (sou->size + a - 1) / a * a;
+			sou->size = m->off + r->size;
+		}
+		if (r->align > sou->align)
+			sou->align = r->align;
+		for (pp = &sou->members; *pp != NULL; pp = &(*pp)->next)
+			continue;
+		*pp = m;
+	}
+}
+
+void
+dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou)
+{
+	uint64_t a = sou->align ? sou->align : 1;
+	sou->size = (sou->size + a - 1) / a * a;
+	pcb->sou_depth--;
+}
+
+dt_type_t *
+dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag)
+{
+	dt_type_t *t = tag != NULL ? dt_type_tag(pcb, DT_TK_ENUM, tag) : NULL;
+	if (t != NULL && t->kind == DT_TK_ENUM && t->members != NULL)
+		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: enum %s", tag);
+	if (t == NULL) {
+		t = dt_type_new(pcb, DT_TK_ENUM, tag, 4);
+		if (tag != NULL) {
+			t->next = pcb->tags;
+			pcb->tags = t;
+		}
+	}
+	t->kind = DT_TK_ENUM;
+	t->size = 4;
+	t->align = 4;
+	t->issigned = true;
+	pcb->enum_cur = t;
+	pcb->enum_next = 0;
+	return t;
+}
+
+void
+dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val)
+{
+	dt_member_t *m, **pp;
+	if (e == NULL)
+		e = pcb->enum_cur;
+	if (val != NULL) {
+		dt_node_t *n = dt_cook(pcb, val, 0);
+		if (n->kind != DT_NODE_INT || !dt_type_is_integer(n->type))
+			dt_error(pcb, 0, D_DECL_ENCONST, "enumerator '%s' must be assigned an integral constant expression", name);
+		pcb->enum_next = (int64_t)n->value;
+	}
+	if (pcb->enum_next > INT32_MAX || pcb->enum_next < INT32_MIN)
+		dt_error(pcb, 0, D_DECL_ENOFLOW, "enumerator '%s' overflows INT_MAX (%d)", name, INT32_MAX);
+	if (dt_idtab_lookup(&pcb->builtins, name) != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
+		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+	m = dt_zalloc(pcb, sizeof(*m));
+	m->name = name;
+	m->value = pcb->enum_next++;
+	m->type = e;
+	for (pp = &e->members; *pp != NULL; pp = &(*pp)->next)
+		continue;
+	*pp = m;
+	dt_ident_t *idp = dt_idtab_insert(pcb, &pcb->builtins, name, DT_IDENT_ENUM, 0);
+	idp->type = e;
+	idp->value = m->value;
+}
+
+void
+dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e)
+{
+	(void)e;
+	pcb->enum_cur = NULL;
+}
+
+/* ---- inline ---------------------------------------------------------------- */
+
+void
+dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr)
+{
+	const char *name;
+	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
+	dt_node_t *e;
+
+	if (name == NULL)
+		dt_error(pcb, 0, D_DECL_IDENT, "inline declaration requires an identifier");
+	if (dt_idtab_lookup(&pcb->builtins, name) != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
+		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+	e = dt_cook(pcb, expr, DT_IDFLG_REF);
+	if (!(dt_type_is_scalar(t) && dt_type_is_scalar(e->type)) &&
+	    !(dt_type_is_string(t) && (dt_node_is_string(e) || dt_type_is_pointer(e->type))) &&
+	    !dt_type_compat(t, e->type)) {
+		char n1[256], n2[256];
+		dt_error(pcb, 0, D_OP_INCOMPAT, "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+			 name, dt_type_name(t, n1, sizeof(n1)), dt_type_name(e->type, n2, sizeof(n2)));
+	}
+	dt_ident_t *idp = dt_idtab_insert(pcb, &pcb->builtins, name, DT_IDENT_INLINE, 0);
+	idp->type = t;
+	idp->inline_expr = e;
+}
+
+/* ---- translators ---------------------------------------------------------------- */
+
+/*
+ * A translator is kept as an identifier named "xlate:<to>:<from>" with the
+ * member expressions; xlate<T>(e) and T-typed member references expand the
+ * member's expression with the argument bound to e.
+ */
+void
+dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argname, dt_node_t *members)
+{
+	char n1[256], n2[256], key[600];
+	dt_type_t *r = dt_type_resolve(to);
+
+	if (r == NULL || (r->kind != DT_TK_STRUCT && r->kind != DT_TK_UNION && !dt_type_is_pointer(to)))
+		dt_error(pcb, 0, D_XLATE_SOU, "translator output type must be a struct or union");
+	snprintf(key, sizeof(key), "xlate:%s:%s", dt_type_name(to, n1, sizeof(n1)),
+		 dt_type_name(from, n2, sizeof(n2)));
+	if (dt_idtab_lookup(&pcb->builtins, key) != NULL)
+		dt_error(pcb, 0, D_XLATE_REDECL, "translator from %s to %s has already been declared", n2, n1);
+	for (dt_node_t *m = members; m != NULL; m = m->list) {
+		if (r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION) {
+			if (dt_type_member(r, m->string) == NULL)
+				dt_error(pcb, m->line, D_XLATE_MEMB, "translator member %s is not a member of %s",
+					 m->string, n1);
+		}
+	}
+	dt_ident_t *idp = dt_idtab_insert(pcb, &pcb->builtins, key, DT_IDENT_XLATOR, 0);
+	idp->type = to;
+	idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *));
+	idp->keys[0] = from;
+	idp->nkeys = 1;
+	idp->proto = argname;
+	idp->inline_expr = members;
+}

@@ -1,0 +1,666 @@
+%{
+/*
+ * dt_grammar.y: the D grammar.
+ *
+ * A D program is a sequence of clauses (probe descriptions, optional
+ * predicate, action block) and declarations (variables, typedefs, structs,
+ * unions, enums, inlines, translators).  Expressions follow C's grammar and
+ * precedence, plus D's additions: `^^' (logical xor), aggregations
+ * (`@name[keys] = func(args)'), `self->' and `this->', `stringof',
+ * `xlate<T>(e)' and the `/' ... `/' predicate delimiters (see dt_lex.l).
+ *
+ * Actions here only build the tree; every rule of typing and meaning is in
+ * dt_check.c.  The grammar steers the lexer between the outer level (probe
+ * descriptions) and C tokens with dt_lex_begin().
+ */
+#include <string.h>
+
+#include "dt_parse.h"
+%}
+
+%code requires {
+#include <stdint.h>
+typedef struct dt_pcb dt_pcb_t;
+typedef struct dt_node dt_node_t;
+typedef struct dt_type dt_type_t;
+typedef struct dt_declspec dt_declspec_t;
+typedef struct dt_declarator dt_declarator_t;
+typedef struct dt_yyval {
+	uint64_t l_int;
+	int l_intkind;
+	int l_tok;
+	char *l_str;
+	dt_node_t *l_node;
+	dt_type_t *l_type;
+	dt_declspec_t *l_ds;
+	dt_declarator_t *l_dd;
+} dt_yyval_t;
+}
+
+%code provides {
+int dt_yylex(DT_YYSTYPE *lval, void *scanner);
+void dt_yyerror(dt_pcb_t *pcb, const char *msg);
+}
+
+%define api.pure full
+%define api.prefix {dt_yy}
+%define api.value.type {dt_yyval_t}
+%define parse.error verbose
+%parse-param {dt_pcb_t *pcb}
+%lex-param {void *scanner_}
+
+%{
+#define scanner_ (pcb->scanner)
+static dt_node_t *dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind);
+%}
+
+%token <l_int> DT_TOK_INT
+%token <l_str> DT_TOK_STRING DT_TOK_IDENT DT_TOK_TNAME DT_TOK_AGG DT_TOK_PSPEC
+%token DT_TOK_EPRED
+
+%token DT_TOK_COMMA DT_TOK_ELLIPSIS
+%token DT_TOK_ASGN DT_TOK_ADD_EQ DT_TOK_SUB_EQ DT_TOK_MUL_EQ DT_TOK_DIV_EQ DT_TOK_MOD_EQ
+%token DT_TOK_AND_EQ DT_TOK_XOR_EQ DT_TOK_OR_EQ DT_TOK_LSH_EQ DT_TOK_RSH_EQ
+%token DT_TOK_QUESTION DT_TOK_COLON
+%token DT_TOK_LOR DT_TOK_LXOR DT_TOK_LAND DT_TOK_BOR DT_TOK_XOR DT_TOK_BAND
+%token DT_TOK_EQU DT_TOK_NEQ DT_TOK_LT DT_TOK_LE DT_TOK_GT DT_TOK_GE
+%token DT_TOK_LSH DT_TOK_RSH DT_TOK_ADD DT_TOK_SUB DT_TOK_MUL DT_TOK_DIV DT_TOK_MOD
+%token DT_TOK_LNEG DT_TOK_BNEG DT_TOK_ADDADD DT_TOK_SUBSUB
+%token DT_TOK_PREINC DT_TOK_POSTINC DT_TOK_PREDEC DT_TOK_POSTDEC
+%token DT_TOK_IPOS DT_TOK_INEG DT_TOK_DEREF DT_TOK_ADDROF
+%token DT_TOK_OFFSETOF DT_TOK_SIZEOF DT_TOK_STRINGOF DT_TOK_XLATE
+%token DT_TOK_LPAR DT_TOK_RPAR DT_TOK_LBRAC DT_TOK_RBRAC DT_TOK_PTR DT_TOK_DOT
+
+%token DT_KEY_AUTO DT_KEY_BREAK DT_KEY_CASE DT_KEY_CHAR DT_KEY_CONST DT_KEY_CONTINUE
+%token DT_KEY_COUNTER DT_KEY_DEFAULT DT_KEY_DO DT_KEY_DOUBLE DT_KEY_ELSE DT_KEY_ENUM
+%token DT_KEY_EXTERN DT_KEY_FLOAT DT_KEY_FOR DT_KEY_GOTO DT_KEY_IF DT_KEY_IMPORT
+%token DT_KEY_INLINE DT_KEY_INT DT_KEY_LONG DT_KEY_PROBE DT_KEY_PROVIDER DT_KEY_REGISTER
+%token DT_KEY_RESTRICT DT_KEY_RETURN DT_KEY_SELF DT_KEY_SHORT DT_KEY_SIGNED DT_KEY_STATIC
+%token DT_KEY_STRING DT_KEY_STRUCT DT_KEY_SWITCH DT_KEY_THIS DT_KEY_TYPEDEF DT_KEY_UNION
+%token DT_KEY_UNSIGNED DT_KEY_VOID DT_KEY_VOLATILE DT_KEY_WHILE DT_KEY_XLATOR
+
+%type <l_node> expression assignment_expression conditional_expression constant_expression
+%type <l_node> logical_or_expression logical_xor_expression logical_and_expression
+%type <l_node> inclusive_or_expression exclusive_or_expression and_expression
+%type <l_node> equality_expression relational_expression shift_expression
+%type <l_node> additive_expression multiplicative_expression cast_expression
+%type <l_node> unary_expression postfix_expression primary_expression
+%type <l_node> argument_expression_list probe_specifier_list probe_specifiers probe_specifier
+%type <l_node> statement_list statement_list_impl statement statement_or_block
+%type <l_node> xlator_member_list xlator_member parameter_type_list parameter_list
+%type <l_node> parameter_declaration
+%type <l_int> assignment_operator unary_operator
+%type <l_str> member_name
+%type <l_ds> declaration_specifiers specifier_qualifier_list
+%type <l_dd> declarator direct_declarator abstract_declarator direct_abstract_declarator
+%type <l_dd> init_declarator_list init_declarator pointer struct_declarator struct_declarator_list
+%type <l_type> type_name struct_or_union_specifier enum_specifier struct_or_union_definition
+%type <l_type> enum_definition
+%type <l_int> struct_or_union
+
+%start program
+
+%%
+
+program:	  %empty
+	|	translation_unit
+	;
+
+translation_unit:
+		external_declaration
+	|	translation_unit external_declaration
+	;
+
+external_declaration:
+		probe_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	|	declaration		{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	|	inline_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	|	translator_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	;
+
+inline_definition:
+		DT_KEY_INLINE declaration_specifiers declarator DT_TOK_ASGN assignment_expression ';' {
+			dt_decl_inline(pcb, $2, $3, $5);
+		}
+	;
+
+translator_definition:
+		DT_KEY_XLATOR type_name DT_TOK_LT type_name DT_TOK_IDENT DT_TOK_GT '{' xlator_member_list '}' ';' {
+			dt_decl_xlator(pcb, $2, $4, $5, $8);
+		}
+	|	DT_KEY_XLATOR type_name DT_TOK_LT type_name DT_TOK_IDENT DT_TOK_GT '{' '}' ';' {
+			dt_decl_xlator(pcb, $2, $4, $5, NULL);
+		}
+	;
+
+xlator_member_list:
+		xlator_member
+	|	xlator_member_list xlator_member { $$ = dt_node_link($1, $2); }
+	;
+
+xlator_member:
+		member_name DT_TOK_ASGN assignment_expression ';' {
+			$$ = dt_node_new(pcb, DT_NODE_MEMBER);
+			$$->string = $1;
+			$$->left = $3;
+		}
+	;
+
+probe_definition:
+		probe_specifiers {
+			if (!(pcb->cflags & DT_C_PSPEC))
+				dt_error(pcb, 0, D_SYNTAX, "probe description %s must be followed by / or {", $1->string);
+			dt_clause_add(pcb, $1, NULL, NULL);
+		}
+	|	probe_specifiers DT_TOK_DIV expression DT_TOK_EPRED {
+			if (!(pcb->cflags & DT_C_PSPEC))
+				dt_error(pcb, 0, D_SYNTAX, "syntax error near end of input");
+			dt_clause_add(pcb, $1, $3, NULL);
+		}
+	|	probe_specifiers '{' statement_list '}' {
+			dt_clause_add(pcb, $1, NULL, $3);
+		}
+	|	probe_specifiers DT_TOK_DIV expression DT_TOK_EPRED '{' statement_list '}' {
+			dt_clause_add(pcb, $1, $3, $6);
+		}
+	;
+
+probe_specifiers:
+		probe_specifier_list { dt_lex_begin(pcb, YYS_EXPR); $$ = $1; }
+	;
+
+probe_specifier_list:
+		probe_specifier
+	|	probe_specifier_list DT_TOK_COMMA probe_specifier { $$ = dt_node_link($1, $3); }
+	;
+
+probe_specifier:
+		DT_TOK_PSPEC	{ $$ = dt_pdesc_node(pcb, $1, pcb->lineno); }
+	|	DT_TOK_INT	{
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+			$$ = dt_pdesc_node(pcb, dt_strdup(pcb, buf), pcb->lineno);
+		}
+	;
+
+statement_list_impl:
+		%empty				{ $$ = NULL; }
+	|	statement_list_impl statement	{ $$ = dt_node_link($1, $2); }
+	;
+
+statement_list:
+		statement_list_impl
+	|	statement_list_impl expression {
+			dt_node_t *s = dt_node_new(pcb, DT_NODE_EXPSTMT);
+			s->left = $2;
+			s->line = $2->line;
+			$$ = dt_node_link($1, s);
+		}
+	;
+
+statement_or_block:
+		statement
+	|	'{' statement_list '}' { $$ = $2; }
+	;
+
+statement:
+		';'	{ $$ = NULL; }
+	|	expression ';' {
+			$$ = dt_node_new(pcb, DT_NODE_EXPSTMT);
+			$$->left = $1;
+			$$->line = $1->line;
+		}
+	|	DT_KEY_IF DT_TOK_LPAR expression DT_TOK_RPAR statement_or_block {
+			$$ = dt_node_new(pcb, DT_NODE_IF);
+			$$->cond = $3; $$->left = $5; $$->right = NULL;
+		}
+	|	DT_KEY_IF DT_TOK_LPAR expression DT_TOK_RPAR statement_or_block DT_KEY_ELSE statement_or_block {
+			$$ = dt_node_new(pcb, DT_NODE_IF);
+			$$->cond = $3; $$->left = $5; $$->right = $7;
+		}
+	;
+
+/* ---- expressions ---- */
+
+argument_expression_list:
+		assignment_expression
+	|	argument_expression_list DT_TOK_COMMA assignment_expression { $$ = dt_node_link($1, $3); }
+	;
+
+primary_expression:
+		DT_TOK_IDENT	{ $$ = dt_node_ident(pcb, $1); }
+	|	DT_TOK_AGG	{ $$ = dt_node_ident(pcb, $1); $$->op = DT_TOK_AGG; }
+	|	DT_TOK_INT	{ $$ = dt_int_node(pcb, $1, $<l_intkind>1); }
+	|	DT_TOK_STRING	{ $$ = dt_node_str(pcb, $1); }
+	|	DT_KEY_SELF	{ $$ = dt_node_ident(pcb, "self"); }
+	|	DT_KEY_THIS	{ $$ = dt_node_ident(pcb, "this"); }
+	|	DT_TOK_LPAR expression DT_TOK_RPAR { $$ = $2; }
+	;
+
+member_name:
+		DT_TOK_IDENT
+	|	DT_TOK_TNAME
+	|	DT_KEY_STRING	{ $$ = dt_strdup(pcb, "string"); }
+	;
+
+postfix_expression:
+		primary_expression
+	|	postfix_expression DT_TOK_LBRAC argument_expression_list DT_TOK_RBRAC {
+			$$ = dt_node_op2(pcb, DT_TOK_LBRAC, $1, $3);
+		}
+	|	postfix_expression DT_TOK_LPAR DT_TOK_RPAR {
+			$$ = dt_node_new(pcb, DT_NODE_FUNC);
+			$$->left = $1; $$->args = NULL; $$->line = $1->line;
+		}
+	|	postfix_expression DT_TOK_LPAR argument_expression_list DT_TOK_RPAR {
+			$$ = dt_node_new(pcb, DT_NODE_FUNC);
+			$$->left = $1; $$->args = $3; $$->line = $1->line;
+		}
+	|	postfix_expression DT_TOK_DOT member_name {
+			$$ = dt_node_op2(pcb, DT_TOK_DOT, $1, dt_node_ident(pcb, $3));
+		}
+	|	postfix_expression DT_TOK_PTR member_name {
+			$$ = dt_node_op2(pcb, DT_TOK_PTR, $1, dt_node_ident(pcb, $3));
+		}
+	|	postfix_expression DT_TOK_ADDADD { $$ = dt_node_op1(pcb, DT_TOK_POSTINC, $1); }
+	|	postfix_expression DT_TOK_SUBSUB { $$ = dt_node_op1(pcb, DT_TOK_POSTDEC, $1); }
+	|	DT_TOK_OFFSETOF DT_TOK_LPAR type_name DT_TOK_COMMA member_name DT_TOK_RPAR {
+			$$ = dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5));
+		}
+	|	DT_TOK_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR expression DT_TOK_RPAR {
+			$$ = dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type(pcb, $3), $6);
+		}
+	;
+
+unary_expression:
+		postfix_expression
+	|	DT_TOK_ADDADD unary_expression { $$ = dt_node_op1(pcb, DT_TOK_PREINC, $2); }
+	|	DT_TOK_SUBSUB unary_expression { $$ = dt_node_op1(pcb, DT_TOK_PREDEC, $2); }
+	|	unary_operator cast_expression { $$ = dt_node_op1(pcb, (int)$1, $2); }
+	|	DT_TOK_SIZEOF unary_expression { $$ = dt_node_op1(pcb, DT_TOK_SIZEOF, $2); }
+	|	DT_TOK_SIZEOF DT_TOK_LPAR type_name DT_TOK_RPAR {
+			$$ = dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type(pcb, $3));
+		}
+	|	DT_TOK_STRINGOF unary_expression { $$ = dt_node_op1(pcb, DT_TOK_STRINGOF, $2); }
+	;
+
+unary_operator:
+		DT_TOK_BAND	{ $$ = DT_TOK_ADDROF; }
+	|	DT_TOK_MUL	{ $$ = DT_TOK_DEREF; }
+	|	DT_TOK_ADD	{ $$ = DT_TOK_IPOS; }
+	|	DT_TOK_SUB	{ $$ = DT_TOK_INEG; }
+	|	DT_TOK_BNEG	{ $$ = DT_TOK_BNEG; }
+	|	DT_TOK_LNEG	{ $$ = DT_TOK_LNEG; }
+	;
+
+cast_expression:
+		unary_expression
+	|	DT_TOK_LPAR type_name DT_TOK_RPAR cast_expression {
+			$$ = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, $2), $4);
+		}
+	;
+
+multiplicative_expression:
+		cast_expression
+	|	multiplicative_expression DT_TOK_MUL cast_expression { $$ = dt_node_op2(pcb, DT_TOK_MUL, $1, $3); }
+	|	multiplicative_expression DT_TOK_DIV cast_expression { $$ = dt_node_op2(pcb, DT_TOK_DIV, $1, $3); }
+	|	multiplicative_expression DT_TOK_MOD cast_expression { $$ = dt_node_op2(pcb, DT_TOK_MOD, $1, $3); }
+	;
+
+additive_expression:
+		multiplicative_expression
+	|	additive_expression DT_TOK_ADD multiplicative_expression { $$ = dt_node_op2(pcb, DT_TOK_ADD, $1, $3); }
+	|	additive_expression DT_TOK_SUB multiplicative_expression { $$ = dt_node_op2(pcb, DT_TOK_SUB, $1, $3); }
+	;
+
+shift_expression:
+		additive_expression
+	|	shift_expression DT_TOK_LSH additive_expression { $$ = dt_node_op2(pcb, DT_TOK_LSH, $1, $3); }
+	|	shift_expression DT_TOK_RSH additive_expression { $$ = dt_node_op2(pcb, DT_TOK_RSH, $1, $3); }
+	;
+
+relational_expression:
+		shift_expression
+	|	relational_expression DT_TOK_LT shift_expression { $$ = dt_node_op2(pcb, DT_TOK_LT, $1, $3); }
+	|	relational_expression DT_TOK_GT shift_expression { $$ = dt_node_op2(pcb, DT_TOK_GT, $1, $3); }
+	|	relational_expression DT_TOK_LE shift_expression { $$ = dt_node_op2(pcb, DT_TOK_LE, $1, $3); }
+	|	relational_expression DT_TOK_GE shift_expression { $$ = dt_node_op2(pcb, DT_TOK_GE, $1, $3); }
+	;
+
+equality_expression:
+		relational_expression
+	|	equality_expression DT_TOK_EQU relational_expression { $$ = dt_node_op2(pcb, DT_TOK_EQU, $1, $3); }
+	|	equality_expression DT_TOK_NEQ relational_expression { $$ = dt_node_op2(pcb, DT_TOK_NEQ, $1, $3); }
+	;
+
+and_expression:
+		equality_expression
+	|	and_expression DT_TOK_BAND equality_expression { $$ = dt_node_op2(pcb, DT_TOK_BAND, $1, $3); }
+	;
+
+exclusive_or_expression:
+		and_expression
+	|	exclusive_or_expression DT_TOK_XOR and_expression { $$ = dt_node_op2(pcb, DT_TOK_XOR, $1, $3); }
+	;
+
+inclusive_or_expression:
+		exclusive_or_expression
+	|	inclusive_or_expression DT_TOK_BOR exclusive_or_expression { $$ = dt_node_op2(pcb, DT_TOK_BOR, $1, $3); }
+	;
+
+logical_and_expression:
+		inclusive_or_expression
+	|	logical_and_expression DT_TOK_LAND inclusive_or_expression { $$ = dt_node_op2(pcb, DT_TOK_LAND, $1, $3); }
+	;
+
+logical_xor_expression:
+		logical_and_expression
+	|	logical_xor_expression DT_TOK_LXOR logical_and_expression { $$ = dt_node_op2(pcb, DT_TOK_LXOR, $1, $3); }
+	;
+
+logical_or_expression:
+		logical_xor_expression
+	|	logical_or_expression DT_TOK_LOR logical_xor_expression { $$ = dt_node_op2(pcb, DT_TOK_LOR, $1, $3); }
+	;
+
+conditional_expression:
+		logical_or_expression
+	|	logical_or_expression DT_TOK_QUESTION expression DT_TOK_COLON conditional_expression {
+			$$ = dt_node_op3(pcb, $1, $3, $5);
+		}
+	;
+
+assignment_expression:
+		conditional_expression
+	|	unary_expression assignment_operator assignment_expression {
+			$$ = dt_node_op2(pcb, (int)$2, $1, $3);
+		}
+	;
+
+assignment_operator:
+		DT_TOK_ASGN	{ $$ = DT_TOK_ASGN; }
+	|	DT_TOK_MUL_EQ	{ $$ = DT_TOK_MUL_EQ; }
+	|	DT_TOK_DIV_EQ	{ $$ = DT_TOK_DIV_EQ; }
+	|	DT_TOK_MOD_EQ	{ $$ = DT_TOK_MOD_EQ; }
+	|	DT_TOK_ADD_EQ	{ $$ = DT_TOK_ADD_EQ; }
+	|	DT_TOK_SUB_EQ	{ $$ = DT_TOK_SUB_EQ; }
+	|	DT_TOK_LSH_EQ	{ $$ = DT_TOK_LSH_EQ; }
+	|	DT_TOK_RSH_EQ	{ $$ = DT_TOK_RSH_EQ; }
+	|	DT_TOK_AND_EQ	{ $$ = DT_TOK_AND_EQ; }
+	|	DT_TOK_XOR_EQ	{ $$ = DT_TOK_XOR_EQ; }
+	|	DT_TOK_OR_EQ	{ $$ = DT_TOK_OR_EQ; }
+	;
+
+expression:
+		assignment_expression
+	|	expression DT_TOK_COMMA assignment_expression { $$ = dt_node_op2(pcb, DT_TOK_COMMA, $1, $3); }
+	;
+
+constant_expression:
+		conditional_expression
+	;
+
+/* ---- declarations ---- */
+
+declaration:
+		declaration_specifiers ';' { dt_decl_declare(pcb, $1, NULL); }
+	|	declaration_specifiers init_declarator_list ';' { dt_decl_declare(pcb, $1, $2); }
+	;
+
+declaration_specifiers:
+		DT_KEY_AUTO		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_AUTO); }
+	|	DT_KEY_REGISTER		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_REGISTER); }
+	|	DT_KEY_STATIC		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_STATIC); }
+	|	DT_KEY_EXTERN		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_EXTERN); }
+	|	DT_KEY_TYPEDEF		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_TYPEDEF); }
+	|	DT_KEY_SELF		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_SELF); }
+	|	DT_KEY_THIS		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_THIS); }
+	|	specifier_qualifier_list
+	|	declaration_specifiers DT_KEY_AUTO	{ dt_ds_class(pcb, $1, DT_DC_AUTO); $$ = $1; }
+	|	declaration_specifiers DT_KEY_REGISTER	{ dt_ds_class(pcb, $1, DT_DC_REGISTER); $$ = $1; }
+	|	declaration_specifiers DT_KEY_STATIC	{ dt_ds_class(pcb, $1, DT_DC_STATIC); $$ = $1; }
+	|	declaration_specifiers DT_KEY_EXTERN	{ dt_ds_class(pcb, $1, DT_DC_EXTERN); $$ = $1; }
+	|	declaration_specifiers DT_KEY_TYPEDEF	{ dt_ds_class(pcb, $1, DT_DC_TYPEDEF); $$ = $1; }
+	|	declaration_specifiers DT_KEY_SELF	{ dt_ds_class(pcb, $1, DT_DC_SELF); $$ = $1; }
+	|	declaration_specifiers DT_KEY_THIS	{ dt_ds_class(pcb, $1, DT_DC_THIS); $$ = $1; }
+	|	declaration_specifiers DT_KEY_VOID	{ dt_ds_base(pcb, $1, DT_KEY_VOID); $$ = $1; }
+	|	declaration_specifiers DT_KEY_CHAR	{ dt_ds_base(pcb, $1, DT_KEY_CHAR); $$ = $1; }
+	|	declaration_specifiers DT_KEY_SHORT	{ dt_ds_mod(pcb, $1, DT_DS_SHORT); $$ = $1; }
+	|	declaration_specifiers DT_KEY_INT	{ dt_ds_base(pcb, $1, DT_KEY_INT); $$ = $1; }
+	|	declaration_specifiers DT_KEY_LONG	{ dt_ds_mod(pcb, $1, DT_DS_LONG); $$ = $1; }
+	|	declaration_specifiers DT_KEY_FLOAT	{ dt_ds_base(pcb, $1, DT_KEY_FLOAT); $$ = $1; }
+	|	declaration_specifiers DT_KEY_DOUBLE	{ dt_ds_base(pcb, $1, DT_KEY_DOUBLE); $$ = $1; }
+	|	declaration_specifiers DT_KEY_SIGNED	{ dt_ds_mod(pcb, $1, DT_DS_SIGNED); $$ = $1; }
+	|	declaration_specifiers DT_KEY_UNSIGNED	{ dt_ds_mod(pcb, $1, DT_DS_UNSIGNED); $$ = $1; }
+	|	declaration_specifiers DT_KEY_STRING	{ dt_ds_base(pcb, $1, DT_KEY_STRING); $$ = $1; }
+	|	declaration_specifiers DT_KEY_CONST	{ dt_ds_mod(pcb, $1, DT_DS_CONST); $$ = $1; }
+	|	declaration_specifiers DT_KEY_VOLATILE	{ dt_ds_mod(pcb, $1, DT_DS_VOLATILE); $$ = $1; }
+	|	declaration_specifiers DT_KEY_RESTRICT	{ $$ = $1; }
+	|	declaration_specifiers struct_or_union_specifier { dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	declaration_specifiers enum_specifier	{ dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	declaration_specifiers DT_TOK_TNAME	{ dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	;
+
+specifier_qualifier_list:
+		DT_KEY_VOID		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_VOID); }
+	|	DT_KEY_CHAR		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_CHAR); }
+	|	DT_KEY_SHORT		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_SHORT); }
+	|	DT_KEY_INT		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_INT); }
+	|	DT_KEY_LONG		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_LONG); }
+	|	DT_KEY_FLOAT		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_FLOAT); }
+	|	DT_KEY_DOUBLE		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_DOUBLE); }
+	|	DT_KEY_SIGNED		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_SIGNED); }
+	|	DT_KEY_UNSIGNED		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_UNSIGNED); }
+	|	DT_KEY_STRING		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_STRING); }
+	|	DT_KEY_CONST		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_CONST); }
+	|	DT_KEY_VOLATILE		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_VOLATILE); }
+	|	DT_KEY_RESTRICT		{ $$ = dt_ds_new(pcb); }
+	|	struct_or_union_specifier { $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
+	|	enum_specifier		{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
+	|	DT_TOK_TNAME		{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, dt_type_lookup(pcb, $1)); }
+	|	specifier_qualifier_list DT_KEY_VOID	{ dt_ds_base(pcb, $1, DT_KEY_VOID); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_CHAR	{ dt_ds_base(pcb, $1, DT_KEY_CHAR); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_SHORT	{ dt_ds_mod(pcb, $1, DT_DS_SHORT); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_INT	{ dt_ds_base(pcb, $1, DT_KEY_INT); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_LONG	{ dt_ds_mod(pcb, $1, DT_DS_LONG); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_SIGNED	{ dt_ds_mod(pcb, $1, DT_DS_SIGNED); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_UNSIGNED { dt_ds_mod(pcb, $1, DT_DS_UNSIGNED); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_CONST	{ dt_ds_mod(pcb, $1, DT_DS_CONST); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_VOLATILE { dt_ds_mod(pcb, $1, DT_DS_VOLATILE); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_STRING	{ dt_ds_base(pcb, $1, DT_KEY_STRING); $$ = $1; }
+	;
+
+struct_or_union:
+		DT_KEY_STRUCT	{ $$ = DT_KEY_STRUCT; }
+	|	DT_KEY_UNION	{ $$ = DT_KEY_UNION; }
+	;
+
+struct_or_union_specifier:
+		struct_or_union_definition struct_declaration_list '}' {
+			dt_decl_sou_end(pcb, $1);
+			$$ = $1;
+		}
+	|	struct_or_union DT_TOK_IDENT	{ $$ = dt_decl_sou_begin(pcb, (int)$1 | 0x10000, $2); }
+	|	struct_or_union DT_TOK_TNAME	{ $$ = dt_decl_sou_begin(pcb, (int)$1 | 0x10000, $2); }
+	;
+
+struct_or_union_definition:
+		struct_or_union '{'			{ $$ = dt_decl_sou_begin(pcb, (int)$1, NULL); }
+	|	struct_or_union DT_TOK_IDENT '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); }
+	|	struct_or_union DT_TOK_TNAME '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); }
+	;
+
+struct_declaration_list:
+		struct_declaration
+	|	struct_declaration_list struct_declaration
+	;
+
+struct_declaration:
+		specifier_qualifier_list struct_declarator_list ';' {
+			dt_decl_sou_member(pcb, NULL, $1, $2);
+		}
+	;
+
+struct_declarator_list:
+		struct_declarator
+	|	struct_declarator_list DT_TOK_COMMA struct_declarator { $$ = dt_dd_append($1, $3); }
+	;
+
+struct_declarator:
+		declarator
+	|	DT_TOK_COLON constant_expression {
+			$$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = NULL; $$->bitexpr = $2;
+		}
+	|	declarator DT_TOK_COLON constant_expression { $$ = $1; $$->bitexpr = $3; }
+	;
+
+enum_specifier:
+		enum_definition enumerator_list '}'	{ dt_decl_enum_end(pcb, $1); $$ = $1; }
+	|	enum_definition enumerator_list DT_TOK_COMMA '}' { dt_decl_enum_end(pcb, $1); $$ = $1; }
+	|	DT_KEY_ENUM DT_TOK_IDENT		{ $$ = dt_type_tag(pcb, DT_TK_ENUM, $2); if ($$ == NULL) { $$ = dt_decl_enum_begin(pcb, $2); $$->kind = DT_TK_FWD; } }
+	|	DT_KEY_ENUM DT_TOK_TNAME		{ $$ = dt_type_tag(pcb, DT_TK_ENUM, $2); if ($$ == NULL) { $$ = dt_decl_enum_begin(pcb, $2); $$->kind = DT_TK_FWD; } }
+	;
+
+enum_definition:
+		DT_KEY_ENUM '{'			{ $$ = dt_decl_enum_begin(pcb, NULL); }
+	|	DT_KEY_ENUM DT_TOK_IDENT '{'	{ $$ = dt_decl_enum_begin(pcb, $2); }
+	|	DT_KEY_ENUM DT_TOK_TNAME '{'	{ $$ = dt_decl_enum_begin(pcb, $2); }
+	;
+
+enumerator_list:
+		enumerator
+	|	enumerator_list DT_TOK_COMMA enumerator
+	;
+
+enumerator:
+		DT_TOK_IDENT	{ dt_decl_enumerator(pcb, NULL, $1, NULL); }
+	|	DT_TOK_IDENT DT_TOK_ASGN constant_expression { dt_decl_enumerator(pcb, NULL, $1, $3); }
+	;
+
+init_declarator_list:
+		init_declarator
+	|	init_declarator_list DT_TOK_COMMA init_declarator { $$ = dt_dd_append($1, $3); }
+	;
+
+init_declarator:
+		declarator
+	;
+
+declarator:
+		direct_declarator
+	|	pointer direct_declarator {
+			dt_declarator_t *q = $1;
+			while (q->inner != NULL)
+				q = q->inner;
+			q->inner = $2;
+			$$ = $1;
+		}
+	;
+
+direct_declarator:
+		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_TNAME { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_LPAR declarator DT_TOK_RPAR { $$ = $2; }
+	|	direct_declarator DT_TOK_LBRAC DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1;
+		}
+	|	direct_declarator DT_TOK_LBRAC parameter_type_list DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->params = $3; $$->tuple = true;
+		}
+	|	direct_declarator DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $3;
+		}
+	|	direct_declarator DT_TOK_LPAR DT_TOK_RPAR {
+			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1;
+		}
+	|	direct_declarator DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
+			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; $$->params = $3;
+		}
+	;
+
+pointer:
+		DT_TOK_MUL			{ $$ = dt_dd_new(pcb, DT_DD_PTR); }
+	|	DT_TOK_MUL type_qualifier_list	{ $$ = dt_dd_new(pcb, DT_DD_PTR); }
+	|	DT_TOK_MUL pointer		{ $$ = dt_dd_new(pcb, DT_DD_PTR); $$->inner = $2; }
+	|	DT_TOK_MUL type_qualifier_list pointer { $$ = dt_dd_new(pcb, DT_DD_PTR); $$->inner = $3; }
+	;
+
+type_qualifier_list:
+		DT_KEY_CONST
+	|	DT_KEY_VOLATILE
+	|	DT_KEY_RESTRICT
+	|	type_qualifier_list DT_KEY_CONST
+	|	type_qualifier_list DT_KEY_VOLATILE
+	|	type_qualifier_list DT_KEY_RESTRICT
+	;
+
+parameter_type_list:
+		parameter_list
+	|	parameter_list DT_TOK_COMMA DT_TOK_ELLIPSIS {
+			dt_node_t *n = dt_node_new(pcb, DT_NODE_TYPE); n->type = NULL; n->op = DT_TOK_ELLIPSIS;
+			$$ = dt_node_link($1, n);
+		}
+	|	DT_TOK_ELLIPSIS {
+			$$ = dt_node_new(pcb, DT_NODE_TYPE); $$->type = NULL; $$->op = DT_TOK_ELLIPSIS;
+		}
+	;
+
+parameter_list:
+		parameter_declaration
+	|	parameter_list DT_TOK_COMMA parameter_declaration { $$ = dt_node_link($1, $3); }
+	;
+
+parameter_declaration:
+		declaration_specifiers declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
+	|	declaration_specifiers { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, NULL)); }
+	|	declaration_specifiers abstract_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
+	;
+
+type_name:
+		specifier_qualifier_list { $$ = dt_decl_typename(pcb, $1, NULL); }
+	|	specifier_qualifier_list abstract_declarator { $$ = dt_decl_typename(pcb, $1, $2); }
+	;
+
+abstract_declarator:
+		pointer
+	|	direct_abstract_declarator
+	|	pointer direct_abstract_declarator { dt_declarator_t *q = $1; while (q->inner) q = q->inner; q->inner = $2; $$ = $1; }
+	;
+
+direct_abstract_declarator:
+		DT_TOK_LPAR abstract_declarator DT_TOK_RPAR { $$ = $2; }
+	|	DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
+	|	DT_TOK_LBRAC constant_expression DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $2; }
+	|	direct_abstract_declarator DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; }
+	|	direct_abstract_declarator DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $3;
+		}
+	|	DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); }
+	|	DT_TOK_LPAR parameter_type_list DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $2; }
+	|	direct_abstract_declarator DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; }
+	|	direct_abstract_declarator DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
+			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; $$->params = $3;
+		}
+	;
+
+%%
+
+static dt_node_t *
+dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
+{
+	dt_node_t *n = dt_node_int(pcb, v);
+	switch (kind) {
+	case 0: n->type = pcb->t_int; n->flags |= DT_NF_SIGNED; break;
+	case 1: n->type = pcb->t_uint; n->flags &= ~DT_NF_SIGNED; break;
+	case 2: n->type = pcb->t_long; n->flags |= DT_NF_SIGNED; break;
+	default: n->type = pcb->t_ulong; n->flags &= ~DT_NF_SIGNED; break;
+	}
+	return n;
+}
+
+void
+dt_yyerror(dt_pcb_t *pcb, const char *msg)
+{
+	(void)msg;
+	dt_error(pcb, 0, D_SYNTAX, "%s", pcb->ident_error != NULL ? pcb->ident_error : "syntax error");
+}

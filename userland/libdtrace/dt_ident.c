@@ -1,0 +1,269 @@
+/*
+ * dt_ident.c: identifier tables and D's built-in identifiers.
+ *
+ * The built-in variables, subroutines, actions and aggregating functions
+ * are tables: name, DIF id (or DT_ACT_* / DTRACEAGG_* code), value type
+ * and argument prototype.  A prototype is a list of parameter type names
+ * separated by ','; "..." accepts any further arguments, a leading '?' marks
+ * a parameter optional, "@" is an aggregation and "*" any value.
+ */
+#include <string.h>
+
+#include "dt_parse.h"
+
+dt_ident_t *
+dt_idtab_lookup(dt_idtab_t *tab, const char *name)
+{
+	for (dt_ident_t *i = tab->head; i != NULL; i = i->next)
+		if (strcmp(i->name, name) == 0)
+			return i;
+	return NULL;
+}
+
+dt_ident_t *
+dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t kind, uint32_t flags)
+{
+	dt_ident_t *i = dt_zalloc(pcb, sizeof(*i)), **pp;
+	i->name = dt_strdup(pcb, name);
+	i->kind = kind;
+	i->flags = flags;
+	i->id = tab->nextid++;
+	i->line = pcb->lineno;
+	/* append: ids and listing order follow first appearance */
+	for (pp = &tab->head; *pp != NULL; pp = &(*pp)->next)
+		continue;
+	*pp = i;
+	return i;
+}
+
+const char *
+dt_idkind_name(dt_idkind_t kind)
+{
+	switch (kind) {
+	case DT_IDENT_ARRAY: return "associative array";
+	case DT_IDENT_SCALAR: return "scalar";
+	case DT_IDENT_PTR: return "pointer";
+	case DT_IDENT_FUNC: return "function";
+	case DT_IDENT_AGG: return "aggregation";
+	case DT_IDENT_AGGFUNC: return "aggregating function";
+	case DT_IDENT_ACTFUNC: return "tracing function";
+	case DT_IDENT_XLATOR: return "translator";
+	case DT_IDENT_INLINE: return "inline";
+	case DT_IDENT_ENUM: return "enumerator";
+	}
+	return "<?>";
+}
+
+typedef struct dt_builtin {
+	const char *name;
+	dt_idkind_t kind;
+	uint32_t id;
+	const char *type;  /* value or return type */
+	const char *proto; /* functions */
+	uint32_t flags;
+} dt_builtin_t;
+
+static const dt_builtin_t dt_builtins[] = {
+	/* variables */
+	{"args", DT_IDENT_ARRAY, DIF_VAR_ARGS, "<dynamic>", NULL, 0},
+	{"regs", DT_IDENT_ARRAY, DIF_VAR_REGS, "uint64_t", NULL, 0},
+	{"uregs", DT_IDENT_ARRAY, DIF_VAR_UREGS, "uint64_t", NULL, 0},
+	{"curthread", DT_IDENT_SCALAR, DIF_VAR_CURTHREAD, "void *", NULL, 0},
+	{"timestamp", DT_IDENT_SCALAR, DIF_VAR_TIMESTAMP, "uint64_t", NULL, 0},
+	{"vtimestamp", DT_IDENT_SCALAR, DIF_VAR_VTIMESTAMP, "uint64_t", NULL, 0},
+	{"ipl", DT_IDENT_SCALAR, DIF_VAR_IPL, "uint_t", NULL, 0},
+	{"epid", DT_IDENT_SCALAR, DIF_VAR_EPID, "uint_t", NULL, 0},
+	{"id", DT_IDENT_SCALAR, DIF_VAR_ID, "uint_t", NULL, 0},
+	{"arg0", DT_IDENT_SCALAR, DIF_VAR_ARG0, "int64_t", NULL, 0},
+	{"arg1", DT_IDENT_SCALAR, DIF_VAR_ARG1, "int64_t", NULL, 0},
+	{"arg2", DT_IDENT_SCALAR, DIF_VAR_ARG2, "int64_t", NULL, 0},
+	{"arg3", DT_IDENT_SCALAR, DIF_VAR_ARG3, "int64_t", NULL, 0},
+	{"arg4", DT_IDENT_SCALAR, DIF_VAR_ARG4, "int64_t", NULL, 0},
+	{"arg5", DT_IDENT_SCALAR, DIF_VAR_ARG5, "int64_t", NULL, 0},
+	{"arg6", DT_IDENT_SCALAR, DIF_VAR_ARG6, "int64_t", NULL, 0},
+	{"arg7", DT_IDENT_SCALAR, DIF_VAR_ARG7, "int64_t", NULL, 0},
+	{"arg8", DT_IDENT_SCALAR, DIF_VAR_ARG8, "int64_t", NULL, 0},
+	{"arg9", DT_IDENT_SCALAR, DIF_VAR_ARG9, "int64_t", NULL, 0},
+	{"stackdepth", DT_IDENT_SCALAR, DIF_VAR_STACKDEPTH, "uint32_t", NULL, 0},
+	{"caller", DT_IDENT_SCALAR, DIF_VAR_CALLER, "uintptr_t", NULL, 0},
+	{"probeprov", DT_IDENT_SCALAR, DIF_VAR_PROBEPROV, "string", NULL, 0},
+	{"probemod", DT_IDENT_SCALAR, DIF_VAR_PROBEMOD, "string", NULL, 0},
+	{"probefunc", DT_IDENT_SCALAR, DIF_VAR_PROBEFUNC, "string", NULL, 0},
+	{"probename", DT_IDENT_SCALAR, DIF_VAR_PROBENAME, "string", NULL, 0},
+	{"pid", DT_IDENT_SCALAR, DIF_VAR_PID, "pid_t", NULL, 0},
+	{"tid", DT_IDENT_SCALAR, DIF_VAR_TID, "id_t", NULL, 0},
+	{"execname", DT_IDENT_SCALAR, DIF_VAR_EXECNAME, "string", NULL, 0},
+	{"zonename", DT_IDENT_SCALAR, DIF_VAR_ZONENAME, "string", NULL, 0},
+	{"walltimestamp", DT_IDENT_SCALAR, DIF_VAR_WALLTIMESTAMP, "int64_t", NULL, 0},
+	{"ustackdepth", DT_IDENT_SCALAR, DIF_VAR_USTACKDEPTH, "uint32_t", NULL, 0},
+	{"ucaller", DT_IDENT_SCALAR, DIF_VAR_UCALLER, "uint64_t", NULL, 0},
+	{"ppid", DT_IDENT_SCALAR, DIF_VAR_PPID, "pid_t", NULL, 0},
+	{"uid", DT_IDENT_SCALAR, DIF_VAR_UID, "uid_t", NULL, 0},
+	{"gid", DT_IDENT_SCALAR, DIF_VAR_GID, "gid_t", NULL, 0},
+	{"errno", DT_IDENT_SCALAR, DIF_VAR_ERRNO, "int", NULL, 0},
+	{"threadname", DT_IDENT_SCALAR, DIF_VAR_THREADNAME, "string", NULL, 0},
+	{"execargs", DT_IDENT_SCALAR, DIF_VAR_EXECARGS, "string", NULL, 0},
+	{"jid", DT_IDENT_SCALAR, DIF_VAR_JID, "int", NULL, 0},
+	{"jailname", DT_IDENT_SCALAR, DIF_VAR_JAILNAME, "string", NULL, 0},
+	{"cpu", DT_IDENT_SCALAR, DIF_VAR_CPU, "processorid_t", NULL, 0},
+
+	/* subroutines */
+	{"rand", DT_IDENT_FUNC, DIF_SUBR_RAND, "int", "", 0},
+	{"mutex_owned", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNED, "int", "void *", 0},
+	{"mutex_owner", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNER, "void *", "void *", 0},
+	{"mutex_type_adaptive", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_ADAPTIVE, "int", "void *", 0},
+	{"mutex_type_spin", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_SPIN, "int", "void *", 0},
+	{"rw_read_held", DT_IDENT_FUNC, DIF_SUBR_RW_READ_HELD, "int", "void *", 0},
+	{"rw_write_held", DT_IDENT_FUNC, DIF_SUBR_RW_WRITE_HELD, "int", "void *", 0},
+	{"rw_iswriter", DT_IDENT_FUNC, DIF_SUBR_RW_ISWRITER, "int", "void *", 0},
+	{"copyin", DT_IDENT_FUNC, DIF_SUBR_COPYIN, "void *", "uintptr_t,size_t", 0},
+	{"copyinstr", DT_IDENT_FUNC, DIF_SUBR_COPYINSTR, "string", "uintptr_t,?size_t", 0},
+	{"speculation", DT_IDENT_FUNC, DIF_SUBR_SPECULATION, "int", "", 0},
+	{"progenyof", DT_IDENT_FUNC, DIF_SUBR_PROGENYOF, "int", "pid_t", 0},
+	{"strlen", DT_IDENT_FUNC, DIF_SUBR_STRLEN, "size_t", "string", 0},
+	{"copyout", DT_IDENT_FUNC, DIF_SUBR_COPYOUT, "void", "void *,uintptr_t,size_t", 0},
+	{"copyoutstr", DT_IDENT_FUNC, DIF_SUBR_COPYOUTSTR, "void", "string,uintptr_t,size_t", 0},
+	{"alloca", DT_IDENT_FUNC, DIF_SUBR_ALLOCA, "void *", "size_t", 0},
+	{"bcopy", DT_IDENT_FUNC, DIF_SUBR_BCOPY, "void", "void *,void *,size_t", 0},
+	{"copyinto", DT_IDENT_FUNC, DIF_SUBR_COPYINTO, "void", "uintptr_t,size_t,void *", 0},
+	{"msgdsize", DT_IDENT_FUNC, DIF_SUBR_MSGDSIZE, "size_t", "void *", 0},
+	{"msgsize", DT_IDENT_FUNC, DIF_SUBR_MSGSIZE, "size_t", "void *", 0},
+	{"getmajor", DT_IDENT_FUNC, DIF_SUBR_GETMAJOR, "major_t", "dev_t", 0},
+	{"getminor", DT_IDENT_FUNC, DIF_SUBR_GETMINOR, "minor_t", "dev_t", 0},
+	{"ddi_pathname", DT_IDENT_FUNC, DIF_SUBR_DDI_PATHNAME, "string", "void *,int64_t", 0},
+	{"strjoin", DT_IDENT_FUNC, DIF_SUBR_STRJOIN, "string", "string,string", 0},
+	{"lltostr", DT_IDENT_FUNC, DIF_SUBR_LLTOSTR, "string", "int64_t,?int", 0},
+	{"basename", DT_IDENT_FUNC, DIF_SUBR_BASENAME, "string", "string", 0},
+	{"dirname", DT_IDENT_FUNC, DIF_SUBR_DIRNAME, "string", "string", 0},
+	{"cleanpath", DT_IDENT_FUNC, DIF_SUBR_CLEANPATH, "string", "string", 0},
+	{"strchr", DT_IDENT_FUNC, DIF_SUBR_STRCHR, "string", "string,char", 0},
+	{"strrchr", DT_IDENT_FUNC, DIF_SUBR_STRRCHR, "string", "string,char", 0},
+	{"strstr", DT_IDENT_FUNC, DIF_SUBR_STRSTR, "string", "string,string", 0},
+	{"strtok", DT_IDENT_FUNC, DIF_SUBR_STRTOK, "string", "string,string", 0},
+	{"substr", DT_IDENT_FUNC, DIF_SUBR_SUBSTR, "string", "string,int,?int", 0},
+	{"index", DT_IDENT_FUNC, DIF_SUBR_INDEX, "int", "string,string,?int", 0},
+	{"rindex", DT_IDENT_FUNC, DIF_SUBR_RINDEX, "int", "string,string,?int", 0},
+	{"htons", DT_IDENT_FUNC, DIF_SUBR_HTONS, "uint16_t", "uint16_t", 0},
+	{"htonl", DT_IDENT_FUNC, DIF_SUBR_HTONL, "uint32_t", "uint32_t", 0},
+	{"htonll", DT_IDENT_FUNC, DIF_SUBR_HTONLL, "uint64_t", "uint64_t", 0},
+	{"ntohs", DT_IDENT_FUNC, DIF_SUBR_NTOHS, "uint16_t", "uint16_t", 0},
+	{"ntohl", DT_IDENT_FUNC, DIF_SUBR_NTOHL, "uint32_t", "uint32_t", 0},
+	{"ntohll", DT_IDENT_FUNC, DIF_SUBR_NTOHLL, "uint64_t", "uint64_t", 0},
+	{"inet_ntop", DT_IDENT_FUNC, DIF_SUBR_INET_NTOP, "string", "int,void *", 0},
+	{"inet_ntoa", DT_IDENT_FUNC, DIF_SUBR_INET_NTOA, "string", "void *", 0},
+	{"inet_ntoa6", DT_IDENT_FUNC, DIF_SUBR_INET_NTOA6, "string", "void *", 0},
+	{"toupper", DT_IDENT_FUNC, DIF_SUBR_TOUPPER, "string", "string", 0},
+	{"tolower", DT_IDENT_FUNC, DIF_SUBR_TOLOWER, "string", "string", 0},
+	{"getf", DT_IDENT_FUNC, DIF_SUBR_GETF, "void *", "int", 0},
+	{"json", DT_IDENT_FUNC, DIF_SUBR_JSON, "string", "string,string", 0},
+	{"strtoll", DT_IDENT_FUNC, DIF_SUBR_STRTOLL, "int64_t", "string,?int", 0},
+	{"memref", DT_IDENT_FUNC, DIF_SUBR_MEMREF, "uintptr_t *", "void *,size_t", 0},
+	{"memstr", DT_IDENT_FUNC, DIF_SUBR_MEMSTR, "string", "void *,char,size_t", 0},
+
+	/* actions (consumer-visible codes) */
+	{"printf", DT_IDENT_ACTFUNC, DT_ACT_PRINTF, "void", "string,...", 0},
+	{"trace", DT_IDENT_ACTFUNC, DT_ACT_TRACE, "void", "*", 0},
+	{"tracemem", DT_IDENT_ACTFUNC, DT_ACT_TRACEMEM, "void", "void *,size_t,?size_t", 0},
+	{"stack", DT_IDENT_ACTFUNC, DT_ACT_STACK, "stack", "?int", 0},
+	{"stop", DT_IDENT_ACTFUNC, DT_ACT_STOP, "void", "", 0},
+	{"breakpoint", DT_IDENT_ACTFUNC, DT_ACT_BREAKPOINT, "void", "", 0},
+	{"panic", DT_IDENT_ACTFUNC, DT_ACT_PANIC, "void", "", 0},
+	{"speculate", DT_IDENT_ACTFUNC, DT_ACT_SPECULATE, "void", "int", 0},
+	{"commit", DT_IDENT_ACTFUNC, DT_ACT_COMMIT, "void", "int", 0},
+	{"discard", DT_IDENT_ACTFUNC, DT_ACT_DISCARD, "void", "int", 0},
+	{"chill", DT_IDENT_ACTFUNC, DT_ACT_CHILL, "void", "int", 0},
+	{"exit", DT_IDENT_ACTFUNC, DT_ACT_EXIT, "void", "int", 0},
+	{"ustack", DT_IDENT_ACTFUNC, DT_ACT_USTACK, "stack", "?int,?int", 0},
+	{"jstack", DT_IDENT_ACTFUNC, DT_ACT_JSTACK, "stack", "?int,?int", 0},
+	{"printa", DT_IDENT_ACTFUNC, DT_ACT_PRINTA, "void", "@,...", 0},
+	{"raise", DT_IDENT_ACTFUNC, DT_ACT_RAISE, "void", "int", 0},
+	{"clear", DT_IDENT_ACTFUNC, DT_ACT_CLEAR, "void", "@", 0},
+	{"normalize", DT_IDENT_ACTFUNC, DT_ACT_NORMALIZE, "void", "@,uint64_t", 0},
+	{"denormalize", DT_IDENT_ACTFUNC, DT_ACT_DENORMALIZE, "void", "@", 0},
+	{"trunc", DT_IDENT_ACTFUNC, DT_ACT_TRUNC, "void", "@,?uint64_t", 0},
+	{"system", DT_IDENT_ACTFUNC, DT_ACT_SYSTEM, "void", "string,...", 0},
+	{"ftruncate", DT_IDENT_ACTFUNC, DT_ACT_FTRUNCATE, "void", "", 0},
+	{"freopen", DT_IDENT_ACTFUNC, DT_ACT_FREOPEN, "void", "string,...", 0},
+	{"sym", DT_IDENT_ACTFUNC, DT_ACT_SYM, "_symaddr", "uintptr_t", 0},
+	{"func", DT_IDENT_ACTFUNC, DT_ACT_SYM, "_symaddr", "uintptr_t", 0},
+	{"mod", DT_IDENT_ACTFUNC, DT_ACT_MOD, "_symaddr", "uintptr_t", 0},
+	{"usym", DT_IDENT_ACTFUNC, DT_ACT_USYM, "_usymaddr", "uintptr_t", 0},
+	{"ufunc", DT_IDENT_ACTFUNC, DT_ACT_USYM, "_usymaddr", "uintptr_t", 0},
+	{"umod", DT_IDENT_ACTFUNC, DT_ACT_UMOD, "_usymaddr", "uintptr_t", 0},
+	{"uaddr", DT_IDENT_ACTFUNC, DT_ACT_UADDR, "_usymaddr", "uintptr_t", 0},
+	{"setopt", DT_IDENT_ACTFUNC, DT_ACT_SETOPT, "void", "string,?string", 0},
+	{"print", DT_IDENT_ACTFUNC, DT_ACT_PRINT, "void", "*", 0},
+
+	/* aggregating functions */
+	{"count", DT_IDENT_AGGFUNC, DTRACEAGG_COUNT, "void", "", 0},
+	{"sum", DT_IDENT_AGGFUNC, DTRACEAGG_SUM, "void", "@", 0},
+	{"avg", DT_IDENT_AGGFUNC, DTRACEAGG_AVG, "void", "@", 0},
+	{"min", DT_IDENT_AGGFUNC, DTRACEAGG_MIN, "void", "@", 0},
+	{"max", DT_IDENT_AGGFUNC, DTRACEAGG_MAX, "void", "@", 0},
+	{"stddev", DT_IDENT_AGGFUNC, DTRACEAGG_STDDEV, "void", "@", 0},
+	{"quantize", DT_IDENT_AGGFUNC, DTRACEAGG_QUANTIZE, "void", "@,...", 0},
+	{"lquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LQUANTIZE, "void", "@,int32_t,int32_t,...", 0},
+	{"llquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LLQUANTIZE, "void", "@,uint16_t,uint16_t,uint16_t,uint16_t,...", 0},
+};
+
+/* D's built-in inlines and constants, as DTrace's libraries define them. */
+static const struct {
+	const char *name;
+	int64_t value;
+} dt_consts[] = {
+	{"DTRACEFLT_UNKNOWN", DTRACEFLT_UNKNOWN}, {"DTRACEFLT_BADADDR", DTRACEFLT_BADADDR},
+	{"DTRACEFLT_BADALIGN", DTRACEFLT_BADALIGN}, {"DTRACEFLT_ILLOP", DTRACEFLT_ILLOP},
+	{"DTRACEFLT_DIVZERO", DTRACEFLT_DIVZERO}, {"DTRACEFLT_NOSCRATCH", DTRACEFLT_NOSCRATCH},
+	{"DTRACEFLT_KPRIV", DTRACEFLT_KPRIV}, {"DTRACEFLT_UPRIV", DTRACEFLT_UPRIV},
+	{"DTRACEFLT_TUPOFLOW", DTRACEFLT_TUPOFLOW}, {"DTRACEFLT_BADSTACK", DTRACEFLT_BADSTACK},
+	{"DTRACEFLT_LIBRARY", DTRACEFLT_LIBRARY},
+	{"AF_INET", 2}, {"AF_INET6", 10},
+};
+
+void
+dt_idents_init(dt_pcb_t *pcb)
+{
+	pcb->globals.nextid = DIF_VAR_OTHER_UBASE;
+	pcb->tls.nextid = DIF_VAR_OTHER_UBASE;
+	pcb->locals.nextid = DIF_VAR_OTHER_UBASE;
+	pcb->aggs.nextid = 1;
+
+	for (size_t i = 0; i < sizeof(dt_builtins) / sizeof(dt_builtins[0]); i++) {
+		const dt_builtin_t *b = &dt_builtins[i];
+		dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
+		idp->name = b->name;
+		idp->kind = b->kind;
+		idp->id = b->id;
+		idp->flags = DT_IDFLG_BUILTIN | b->flags;
+		idp->proto = b->proto;
+		if (strcmp(b->type, "<dynamic>") == 0)
+			idp->type = pcb->t_dyn;
+		else if (strcmp(b->type, "void *") == 0)
+			idp->type = pcb->t_voidptr;
+		else if (strcmp(b->type, "uintptr_t *") == 0)
+			idp->type = dt_type_ptr(pcb, dt_type_lookup(pcb, "uintptr_t"));
+		else if (strcmp(b->type, "stack") == 0 || strcmp(b->type, "_symaddr") == 0 ||
+			 strcmp(b->type, "_usymaddr") == 0)
+			idp->type = pcb->t_uint64; /* recorded specially; see dt_cg.c */
+		else
+			idp->type = dt_type_lookup(pcb, b->type);
+		idp->next = pcb->builtins.head;
+		pcb->builtins.head = idp;
+	}
+	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]); i++) {
+		dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
+		idp->name = dt_consts[i].name;
+		idp->kind = DT_IDENT_ENUM;
+		idp->type = pcb->t_int;
+		idp->value = dt_consts[i].value;
+		idp->flags = DT_IDFLG_BUILTIN;
+		idp->next = pcb->builtins.head;
+		pcb->builtins.head = idp;
+	}
+}
+
+dt_ident_t *
+dt_builtin_lookup(dt_pcb_t *pcb, const char *name)
+{
+	return dt_idtab_lookup(&pcb->builtins, name);
+}

@@ -1,0 +1,373 @@
+/*
+ * dt_parse.h: the D compiler's front end (private to the compiler).
+ *
+ * A compilation runs in one dt_pcb_t (parser control block): the flex
+ * scanner and the bison parser build a tree of dt_node_t, declarations
+ * create dt_type_t and dt_ident_t, the checker ("cooking", dt_check.c)
+ * gives every node a type and applies DTrace's semantic rules, and the code
+ * generator (dt_cg.c) turns each clause into DIFOs.  Errors anywhere
+ * longjmp() to the pcb's jump buffer after filling in the error: nothing is
+ * freed piecemeal, every allocation is owned by the pcb's arena and released
+ * at once.
+ */
+#ifndef DT_PARSE_H
+#define DT_PARSE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dt_compile.h"
+#include "dt_errtags.h"
+
+typedef struct dt_pcb dt_pcb_t;
+typedef struct dt_node dt_node_t;
+typedef struct dt_type dt_type_t;
+typedef struct dt_ident dt_ident_t;
+
+/* ---- memory: everything lives until the compilation ends ---------------- */
+void *dt_zalloc(dt_pcb_t *pcb, size_t size);
+char *dt_strdup(dt_pcb_t *pcb, const char *s);
+char *dt_strndup(dt_pcb_t *pcb, const char *s, size_t n);
+
+/* ---- errors ---------------------------------------------------------------- */
+/* Fail the compilation at pcb's current line (or `line' when > 0). */
+_Noreturn void dt_error(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+_Noreturn void dnerror(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- types ------------------------------------------------------------------ */
+typedef enum dt_tkind {
+	DT_TK_VOID,
+	DT_TK_INT,
+	DT_TK_FLOAT,
+	DT_TK_PTR,
+	DT_TK_ARRAY,
+	DT_TK_FUNC,
+	DT_TK_STRUCT,
+	DT_TK_UNION,
+	DT_TK_ENUM,
+	DT_TK_FWD, /* struct/union tag declared but not defined */
+	DT_TK_TYPEDEF,
+	DT_TK_STRING, /* D's string: a char array of strsize bytes, by reference */
+	DT_TK_DYN,    /* translator output, args[] of unknown probes */
+} dt_tkind_t;
+
+typedef struct dt_member {
+	const char *name;
+	dt_type_t *type;
+	uint64_t off;    /* bytes (struct members) */
+	int bits;        /* bit-field width, 0 when not a bit-field */
+	int bitoff;      /* bit offset within the storage unit at off */
+	int64_t value;   /* enumerators */
+	struct dt_member *next;
+} dt_member_t;
+
+struct dt_type {
+	dt_tkind_t kind;
+	const char *name; /* base, typedef or tag name (NULL for derived types) */
+	uint64_t size;
+	uint32_t align;
+	bool issigned;
+	bool ischar;     /* char types: arrays of them are strings for trace() */
+	bool isconst;
+	bool isuser;     /* from a user process's type data */
+	dt_type_t *ref;  /* pointee, element, typedef target, return type */
+	uint64_t nelems; /* arrays */
+	dt_member_t *members;
+	dt_type_t **args; /* function parameters */
+	int nargs;
+	bool varargs;
+	dt_type_t *ptrto; /* cached pointer-to-this */
+	dt_type_t *next;  /* in the pcb's list of named types */
+};
+
+dt_type_t *dt_type_resolve(dt_type_t *t); /* through typedefs */
+dt_type_t *dt_type_lookup(dt_pcb_t *pcb, const char *name);  /* typedef/base name */
+dt_type_t *dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
+dt_type_t *dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t);
+dt_type_t *dt_type_array(dt_pcb_t *pcb, dt_type_t *t, uint64_t n);
+dt_type_t *dt_type_new(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size);
+void dt_type_define(dt_pcb_t *pcb, const char *name, dt_type_t *t); /* typedef */
+dt_type_t *dt_type_int(dt_pcb_t *pcb, uint64_t size, bool issigned);
+char *dt_type_name(const dt_type_t *t, char *buf, size_t len);
+bool dt_type_is_integer(dt_type_t *t);
+bool dt_type_is_arith(dt_type_t *t);
+bool dt_type_is_scalar(dt_type_t *t);
+bool dt_type_is_pointer(dt_type_t *t);
+bool dt_type_is_string(dt_type_t *t);
+bool dt_type_is_void(dt_type_t *t);
+bool dt_type_compat(dt_type_t *a, dt_type_t *b);
+dt_member_t *dt_type_member(dt_type_t *sou, const char *name);
+void dt_types_init(dt_pcb_t *pcb);
+
+/* ---- identifiers -------------------------------------------------------- */
+typedef enum dt_idkind {
+	DT_IDENT_ARRAY,   /* associative array or built-in array */
+	DT_IDENT_SCALAR,  /* scalar variable */
+	DT_IDENT_PTR,     /* unused placeholder kind */
+	DT_IDENT_FUNC,    /* subroutine */
+	DT_IDENT_AGGFUNC, /* aggregating function */
+	DT_IDENT_ACTFUNC, /* action */
+	DT_IDENT_AGG,     /* aggregation */
+	DT_IDENT_INLINE,  /* inline */
+	DT_IDENT_XLATOR,  /* translator */
+	DT_IDENT_ENUM,    /* enumerator */
+} dt_idkind_t;
+
+#define DT_IDFLG_TLS 0x0001    /* self-> */
+#define DT_IDFLG_LOCAL 0x0002  /* this-> */
+#define DT_IDFLG_WRITE 0x0004  /* D may assign it */
+#define DT_IDFLG_REF 0x0008    /* referenced */
+#define DT_IDFLG_MOD 0x0010    /* modified */
+#define DT_IDFLG_DECL 0x0020   /* declared with a type */
+#define DT_IDFLG_BUILTIN 0x0040
+#define DT_IDFLG_USER 0x0080
+
+struct dt_ident {
+	const char *name;
+	dt_idkind_t kind;
+	uint32_t flags;
+	uint32_t id;        /* DIF variable id, subroutine, action or agg function code */
+	dt_type_t *type;    /* value type (NULL until assigned) */
+	const char *proto;  /* built-in functions: argument prototype */
+	dt_type_t **keys;   /* associative arrays: key types once known */
+	int nkeys;
+	int line;           /* where it was first defined */
+	dt_ident_t *aggfunc; /* aggregation: the function first assigned */
+	uint64_t aggarg;     /* aggregation: lquantize/llquantize parameters */
+	int aggidx;          /* aggregation: index into pcb->aggs */
+	dt_node_t *inline_expr;
+	int64_t value;       /* enumerators */
+	dt_ident_t *next;
+};
+
+typedef struct dt_idtab {
+	dt_ident_t *head;
+	uint32_t nextid;
+} dt_idtab_t;
+
+dt_ident_t *dt_idtab_lookup(dt_idtab_t *tab, const char *name);
+dt_ident_t *dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t kind,
+			    uint32_t flags);
+const char *dt_idkind_name(dt_idkind_t kind);
+void dt_idents_init(dt_pcb_t *pcb);
+dt_ident_t *dt_builtin_lookup(dt_pcb_t *pcb, const char *name);
+
+/* ---- parse tree --------------------------------------------------------------------------- */
+typedef enum dt_nkind {
+	DT_NODE_INT,
+	DT_NODE_STRING,
+	DT_NODE_IDENT,  /* not yet resolved */
+	DT_NODE_VAR,    /* resolved variable; args = tuple for arrays */
+	DT_NODE_FUNC,   /* call: ident = subroutine/action/aggfunc */
+	DT_NODE_OP1,
+	DT_NODE_OP2,
+	DT_NODE_OP3,
+	DT_NODE_AGG,    /* @name[keys] with aggfun */
+	DT_NODE_TYPE,   /* a type name (casts, sizeof, offsetof, xlate) */
+	DT_NODE_MEMBER, /* translator member / struct member on lhs of . -> */
+	DT_NODE_XLATOR,
+	DT_NODE_INLINE,
+	DT_NODE_DECL,
+	DT_NODE_CLAUSE,
+	DT_NODE_PDESC,
+	DT_NODE_IF,
+	DT_NODE_PROG,
+	DT_NODE_EXPSTMT, /* expression statement */
+} dt_nkind_t;
+
+/* flags on nodes */
+#define DT_NF_SIGNED 0x01
+#define DT_NF_COOKED 0x02
+#define DT_NF_REF 0x04      /* value is a reference (strings, structs, arrays) */
+#define DT_NF_LVALUE 0x08
+#define DT_NF_WRITABLE 0x10
+#define DT_NF_BITFIELD 0x20
+#define DT_NF_USERLAND 0x40
+
+struct dt_node {
+	dt_nkind_t kind;
+	int op;   /* DT_TOK_* for operators */
+	int line;
+	uint32_t flags;
+	dt_type_t *type;
+	uint64_t value;      /* DT_NODE_INT */
+	const char *string;  /* DT_NODE_STRING, IDENT, member names */
+	dt_ident_t *ident;
+	dt_node_t *left, *right, *cond; /* OP2: left/right; OP3: cond ? left : right; OP1: left */
+	dt_node_t *args;                 /* call arguments, array keys, clause actions */
+	dt_node_t *aggfun;               /* DT_NODE_AGG */
+	dt_node_t *list;                 /* next in a list */
+	dt_member_t *member;             /* resolved . and -> member */
+	/* clauses */
+	dt_node_t *pdescs;
+	dt_node_t *pred;
+	int nkeys;
+};
+
+/* ---- statements as the code generator sees them ----------------------------- */
+typedef struct dt_pdesc_text {
+	const char *text;
+	int line;
+} dt_pdesc_text_t;
+
+/* ---- the compilation ------------------------------------------------------------------- */
+struct dt_arena;
+struct dt_clause_out;
+
+struct dt_pcb {
+	jmp_buf jmp;
+	struct dt_arena *arena;
+	dt_cprog_t *prog;
+	const dt_copts_t *opts;
+	uint32_t cflags;
+	uint32_t strsize;
+	void *scanner;
+	int yystate;   /* lexer state the grammar asked for */
+	int lineno;
+	const char *filetag; /* file named by a cpp line marker */
+	int parens, brackets, braces;
+	int incomplete_tag;
+	/* macro arguments */
+	int sargc;
+	char **sargv;
+	uint8_t *sflagv; /* referenced? */
+	/* namespaces */
+	dt_type_t *types;      /* named types (typedefs and bases) */
+	dt_type_t *tags;       /* struct/union/enum tags */
+	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_int64, *t_uint64, *t_void,
+		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort;
+	dt_idtab_t globals;   /* user globals and associative arrays */
+	dt_idtab_t tls;       /* self-> */
+	dt_idtab_t locals;    /* this-> */
+	dt_idtab_t aggs;      /* @aggregations */
+	dt_idtab_t builtins;  /* variables, subroutines, actions, inlines, enumerators */
+	dt_idtab_t inlines;
+	dt_node_t *root;      /* the program (list of clauses / declarations) */
+	dt_node_t *clauses, *lastclause;
+	/* context while checking a clause */
+	dtrace_probedesc_t *ctx_pd;
+	int ctx_argc; /* -1: unknown */
+	dtrace_argdesc_t *ctx_args;
+	bool ctx_probe_known;
+	bool in_clause;
+	/* output being built */
+	struct dt_out *out;
+	char *ident_error;
+	const char *region; /* "predicate", "action list": named in -n errors */
+	/* -C */
+	char *cppbuf;
+	const char *src;
+	size_t srclen;
+	/* struct/union/enum definitions in progress */
+	dt_type_t *sou_stack[32];
+	int sou_depth;
+	dt_type_t *enum_cur;
+	int64_t enum_next;
+};
+
+/* lexer states the grammar selects */
+#define YYS_CLAUSE 0 /* top level: probe descriptions and declarations */
+#define YYS_EXPR 1   /* clause bodies, predicates, declarations */
+
+void dt_lex_begin(dt_pcb_t *pcb, int state);
+
+/* ---- nodes ----------------------------------------------------------------- */
+dt_node_t *dt_node_new(dt_pcb_t *pcb, dt_nkind_t kind);
+dt_node_t *dt_node_int(dt_pcb_t *pcb, uint64_t v);
+dt_node_t *dt_node_str(dt_pcb_t *pcb, const char *s);
+dt_node_t *dt_node_ident(dt_pcb_t *pcb, const char *s);
+dt_node_t *dt_node_op1(dt_pcb_t *pcb, int op, dt_node_t *c);
+dt_node_t *dt_node_op2(dt_pcb_t *pcb, int op, dt_node_t *l, dt_node_t *r);
+dt_node_t *dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r);
+dt_node_t *dt_node_link(dt_node_t *a, dt_node_t *b);
+dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
+int dt_node_count(const dt_node_t *n);
+const char *dt_opstr(int op);
+
+/* ---- declarations (dt_decl.c) --------------------------------------------------- */
+#define DT_DS_SIGNED 0x01
+#define DT_DS_UNSIGNED 0x02
+#define DT_DS_SHORT 0x04
+#define DT_DS_LONG 0x08
+#define DT_DS_LONGLONG 0x10
+#define DT_DS_CONST 0x20
+#define DT_DS_VOLATILE 0x40
+
+enum { DT_DC_NONE, DT_DC_AUTO, DT_DC_REGISTER, DT_DC_STATIC, DT_DC_EXTERN, DT_DC_TYPEDEF,
+       DT_DC_SELF, DT_DC_THIS };
+
+typedef struct dt_declspec {
+	int cls;
+	uint32_t mods;
+	int base;           /* DT_KEY_* base keyword or 0 */
+	dt_type_t *named;   /* typedef name, struct/union/enum */
+	int line;
+} dt_declspec_t;
+
+typedef struct dt_declarator dt_declarator_t;
+struct dt_declarator {
+	enum { DT_DD_NAME, DT_DD_PTR, DT_DD_ARRAY, DT_DD_FUNC } kind;
+	const char *name;
+	dt_declarator_t *inner; /* applied after this one (toward the name) */
+	dt_node_t *dim;         /* array dimension expression, or tuple type list */
+	dt_node_t *params;      /* DT_NODE_TYPE list for functions and tuple arrays */
+	bool tuple;
+	bool varargs;
+	int bits;               /* struct bit-field width (-1: none) */
+	dt_node_t *bitexpr;
+	dt_node_t *init;
+	int line;
+	dt_declarator_t *next; /* next in a declarator list */
+};
+
+dt_declspec_t *dt_ds_new(dt_pcb_t *pcb);
+void dt_ds_base(dt_pcb_t *pcb, dt_declspec_t *ds, int kw);
+void dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod);
+void dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls);
+void dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t);
+dt_type_t *dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds);
+dt_declarator_t *dt_dd_new(dt_pcb_t *pcb, int kind);
+dt_declarator_t *dt_dd_append(dt_declarator_t *list, dt_declarator_t *d);
+dt_type_t *dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep);
+void dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list);
+dt_type_t *dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag);
+void dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarator_t *dd);
+void dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou);
+dt_type_t *dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag);
+void dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val);
+void dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e);
+void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr);
+void dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argname,
+		    dt_node_t *members);
+dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
+
+/* ---- program structure ------------------------------------------------------------ */
+void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
+dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
+void dt_pragma(dt_pcb_t *pcb, char *line);
+
+/* ---- checking (dt_check.c) ------------------------------------------------ */
+dt_node_t *dt_cook(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t idflags);
+bool dt_node_is_integer(dt_node_t *n);
+bool dt_node_is_scalar(dt_node_t *n);
+bool dt_node_is_string(dt_node_t *n);
+bool dt_node_is_void(dt_node_t *n);
+bool dt_node_is_dynamic(dt_node_t *n);
+bool dt_node_is_actfunc(dt_node_t *n);
+char *dt_node_type_name(dt_node_t *n, char *buf, size_t len);
+int64_t dt_node_const(dt_pcb_t *pcb, dt_node_t *n, dt_errtag_t tag, const char *what);
+
+/* ---- the parser and lexer ---------------------------------------------------- */
+int dt_yyparse(dt_pcb_t *pcb);
+int dt_lex_init(dt_pcb_t *pcb, const char *text, size_t len);
+void dt_lex_fini(dt_pcb_t *pcb);
+
+/* ---- back end (dt_cg.c, dt_as.c, dt_dof.c) --------------------------------------------- */
+void dt_compile_program(dt_pcb_t *pcb);
+
+#endif /* DT_PARSE_H */

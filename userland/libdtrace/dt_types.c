@@ -1,0 +1,330 @@
+/*
+ * dt_types.c: the D type system.
+ *
+ * Types are the C types of an LP64 target plus D's `string'.  Each
+ * compilation starts with D's built-in names (the C base types, the
+ * <stdint.h> names, size_t, uintptr_t, string...) and adds the program's
+ * typedefs, structs, unions and enums.  Types read from CTF or DWARF of a
+ * traced program are meant to be created through the same constructors (with
+ * isuser set), so the checker and code generator never see where a type
+ * came from.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dt_parse.h"
+
+dt_type_t *
+dt_type_new(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size)
+{
+	dt_type_t *t = dt_zalloc(pcb, sizeof(*t));
+	t->kind = kind;
+	t->name = name != NULL ? dt_strdup(pcb, name) : NULL;
+	t->size = size;
+	t->align = size >= 8 ? 8 : size == 0 ? 1 : (uint32_t)size;
+	return t;
+}
+
+dt_type_t *
+dt_type_resolve(dt_type_t *t)
+{
+	while (t != NULL && t->kind == DT_TK_TYPEDEF)
+		t = t->ref;
+	return t;
+}
+
+void
+dt_type_define(dt_pcb_t *pcb, const char *name, dt_type_t *t)
+{
+	dt_type_t *td = dt_type_new(pcb, DT_TK_TYPEDEF, name, t->size);
+	td->ref = t;
+	td->align = t->align;
+	td->issigned = t->issigned;
+	td->next = pcb->types;
+	pcb->types = td;
+}
+
+static dt_type_t *
+dt_type_base(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size, bool sign)
+{
+	dt_type_t *t = dt_type_new(pcb, kind, name, size);
+	t->issigned = sign;
+	t->next = pcb->types;
+	pcb->types = t;
+	return t;
+}
+
+dt_type_t *
+dt_type_lookup(dt_pcb_t *pcb, const char *name)
+{
+	for (dt_type_t *t = pcb->types; t != NULL; t = t->next)
+		if (t->name != NULL && strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}
+
+dt_type_t *
+dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
+{
+	for (dt_type_t *t = pcb->tags; t != NULL; t = t->next) {
+		if (t->name == NULL || strcmp(t->name, tag) != 0)
+			continue;
+		if (kind == DT_TK_FWD || t->kind == kind || t->kind == DT_TK_FWD)
+			return t;
+	}
+	return NULL;
+}
+
+dt_type_t *
+dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t)
+{
+	if (t->ptrto == NULL) {
+		dt_type_t *p = dt_type_new(pcb, DT_TK_PTR, NULL, 8);
+		p->ref = t;
+		t->ptrto = p;
+	}
+	return t->ptrto;
+}
+
+dt_type_t *
+dt_type_array(dt_pcb_t *pcb, dt_type_t *t, uint64_t n)
+{
+	dt_type_t *a = dt_type_new(pcb, DT_TK_ARRAY, NULL, t->size * n);
+	a->ref = t;
+	a->nelems = n;
+	a->align = t->align;
+	return a;
+}
+
+dt_type_t *
+dt_type_int(dt_pcb_t *pcb, uint64_t size, bool issigned)
+{
+	switch (size) {
+	case 1: return issigned ? pcb->t_char : pcb->t_uchar;
+	case 2: return issigned ? pcb->t_short : pcb->t_ushort;
+	case 4: return issigned ? pcb->t_int : pcb->t_uint;
+	default: return issigned ? pcb->t_long : pcb->t_ulong;
+	}
+}
+
+static size_t
+dt_type_name_r(const dt_type_t *t, char *buf, size_t len, const char *suffix)
+{
+	char tmp[512];
+	if (t == NULL)
+		return (size_t)snprintf(buf, len, "<untyped>%s", suffix);
+	switch (t->kind) {
+	case DT_TK_PTR:
+		if (t->ref != NULL && t->ref->kind == DT_TK_FUNC) {
+			snprintf(tmp, sizeof(tmp), "(*)%s", suffix);
+			return dt_type_name_r(t->ref, buf, len, tmp);
+		}
+		if (t->ref != NULL && t->ref->kind == DT_TK_ARRAY) {
+			snprintf(tmp, sizeof(tmp), "(*)%s", suffix);
+			return dt_type_name_r(t->ref, buf, len, tmp);
+		}
+		{
+			/* "char *" then "char **" (no blank between stars) */
+			char inner[512];
+			dt_type_name_r(t->ref, inner, sizeof(inner), "");
+			size_t n = strlen(inner);
+			if (n > 0 && inner[n - 1] == '*')
+				return (size_t)snprintf(buf, len, "%s*%s", inner, suffix);
+			return (size_t)snprintf(buf, len, "%s *%s", inner, suffix);
+		}
+	case DT_TK_ARRAY:
+		snprintf(tmp, sizeof(tmp), "%s[%llu]", suffix, (unsigned long long)t->nelems);
+		return dt_type_name_r(t->ref, buf, len, tmp);
+	case DT_TK_FUNC: {
+		char args[512] = "";
+		size_t n = 0;
+		for (int i = 0; i < t->nargs; i++) {
+			char a[256];
+			dt_type_name_r(t->args[i], a, sizeof(a), "");
+			n += (size_t)snprintf(args + n, sizeof(args) - n, "%s%s", i ? ", " : "", a);
+			if (n >= sizeof(args))
+				n = sizeof(args) - 1;
+		}
+		if (t->varargs)
+			snprintf(args + n, sizeof(args) - n, "%s...", t->nargs ? ", " : "");
+		else if (t->nargs == 0)
+			snprintf(args, sizeof(args), "void");
+		snprintf(tmp, sizeof(tmp), "%s(%s)", suffix, args);
+		return dt_type_name_r(t->ref, buf, len, tmp);
+	}
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ENUM:
+	case DT_TK_FWD: {
+		const char *kw = t->kind == DT_TK_STRUCT ? "struct" : t->kind == DT_TK_UNION ? "union"
+		                 : t->kind == DT_TK_ENUM ? "enum" : "struct";
+		if (t->name == NULL)
+			return (size_t)snprintf(buf, len, "%s %s%s", kw, "(anon)", suffix);
+		return (size_t)snprintf(buf, len, "%s %s%s", kw, t->name, suffix);
+	}
+	case DT_TK_DYN:
+		return (size_t)snprintf(buf, len, "<dynamic>%s", suffix);
+	default:
+		return (size_t)snprintf(buf, len, "%s%s%s", t->isconst ? "const " : "",
+					t->name != NULL ? t->name : "?", suffix);
+	}
+}
+
+char *
+dt_type_name(const dt_type_t *t, char *buf, size_t len)
+{
+	dt_type_name_r(t, buf, len, "");
+	return buf;
+}
+
+bool
+dt_type_is_integer(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->kind == DT_TK_INT || t->kind == DT_TK_ENUM);
+}
+
+bool
+dt_type_is_arith(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->kind == DT_TK_INT || t->kind == DT_TK_ENUM || t->kind == DT_TK_FLOAT);
+}
+
+bool
+dt_type_is_pointer(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->kind == DT_TK_PTR || t->kind == DT_TK_ARRAY);
+}
+
+bool
+dt_type_is_scalar(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->kind == DT_TK_INT || t->kind == DT_TK_ENUM || t->kind == DT_TK_PTR ||
+			     t->kind == DT_TK_ARRAY || t->kind == DT_TK_FLOAT);
+}
+
+bool
+dt_type_is_string(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && t->kind == DT_TK_STRING;
+}
+
+bool
+dt_type_is_void(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && t->kind == DT_TK_VOID;
+}
+
+bool
+dt_type_compat(dt_type_t *a, dt_type_t *b)
+{
+	a = dt_type_resolve(a);
+	b = dt_type_resolve(b);
+	if (a == b)
+		return true;
+	if (a == NULL || b == NULL || a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case DT_TK_INT:
+		return a->size == b->size && a->issigned == b->issigned;
+	case DT_TK_PTR:
+		return dt_type_compat(a->ref, b->ref);
+	case DT_TK_ARRAY:
+		return a->nelems == b->nelems && dt_type_compat(a->ref, b->ref);
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ENUM:
+		return a->name != NULL && b->name != NULL && strcmp(a->name, b->name) == 0;
+	case DT_TK_STRING:
+	case DT_TK_VOID:
+	case DT_TK_DYN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+dt_member_t *
+dt_type_member(dt_type_t *sou, const char *name)
+{
+	sou = dt_type_resolve(sou);
+	if (sou == NULL)
+		return NULL;
+	for (dt_member_t *m = sou->members; m != NULL; m = m->next) {
+		if (m->name != NULL && strcmp(m->name, name) == 0)
+			return m;
+		/* anonymous struct/union members contribute their members */
+		if (m->name == NULL) {
+			dt_type_t *mt = dt_type_resolve(m->type);
+			if (mt != NULL && (mt->kind == DT_TK_STRUCT || mt->kind == DT_TK_UNION)) {
+				dt_member_t *in = dt_type_member(mt, name);
+				if (in != NULL)
+					return in;
+			}
+		}
+	}
+	return NULL;
+}
+
+void
+dt_types_init(dt_pcb_t *pcb)
+{
+	dt_type_t *t;
+
+	pcb->t_void = dt_type_base(pcb, DT_TK_VOID, "void", 0, false);
+	pcb->t_char = dt_type_base(pcb, DT_TK_INT, "char", 1, true);
+	pcb->t_char->ischar = true;
+	t = dt_type_base(pcb, DT_TK_INT, "signed char", 1, true);
+	t->ischar = true;
+	pcb->t_uchar = dt_type_base(pcb, DT_TK_INT, "unsigned char", 1, false);
+	pcb->t_uchar->ischar = true;
+	pcb->t_short = dt_type_base(pcb, DT_TK_INT, "short", 2, true);
+	pcb->t_ushort = dt_type_base(pcb, DT_TK_INT, "unsigned short", 2, false);
+	pcb->t_int = dt_type_base(pcb, DT_TK_INT, "int", 4, true);
+	pcb->t_uint = dt_type_base(pcb, DT_TK_INT, "unsigned int", 4, false);
+	pcb->t_long = dt_type_base(pcb, DT_TK_INT, "long", 8, true);
+	pcb->t_ulong = dt_type_base(pcb, DT_TK_INT, "unsigned long", 8, false);
+	dt_type_base(pcb, DT_TK_INT, "long long", 8, true);
+	dt_type_base(pcb, DT_TK_INT, "unsigned long long", 8, false);
+	dt_type_base(pcb, DT_TK_FLOAT, "float", 4, true);
+	dt_type_base(pcb, DT_TK_FLOAT, "double", 8, true);
+	dt_type_base(pcb, DT_TK_FLOAT, "long double", 16, true);
+	pcb->t_string = dt_type_base(pcb, DT_TK_STRING, "string", pcb->strsize, false);
+	pcb->t_dyn = dt_type_new(pcb, DT_TK_DYN, "<dynamic>", 8);
+	pcb->t_voidptr = dt_type_ptr(pcb, pcb->t_void);
+
+	static const struct {
+		const char *name;
+		uint64_t size;
+		bool sign;
+	} ints[] = {
+		{"int8_t", 1, true},     {"int16_t", 2, true},    {"int32_t", 4, true},
+		{"int64_t", 8, true},    {"uint8_t", 1, false},   {"uint16_t", 2, false},
+		{"uint32_t", 4, false},  {"uint64_t", 8, false},  {"intptr_t", 8, true},
+		{"uintptr_t", 8, false}, {"size_t", 8, false},    {"ssize_t", 8, true},
+		{"ptrdiff_t", 8, true},  {"off_t", 8, true},      {"pid_t", 4, true},
+		{"id_t", 4, true},       {"uid_t", 4, false},     {"gid_t", 4, false},
+		{"processorid_t", 4, true}, {"zoneid_t", 4, true}, {"time_t", 8, true},
+		{"hrtime_t", 8, true},   {"uchar_t", 1, false},   {"ushort_t", 2, false},
+		{"uint_t", 4, false},    {"ulong_t", 8, false},   {"u_longlong_t", 8, false},
+		{"longlong_t", 8, true}, {"caddr_t", 8, false},   {"dev_t", 8, false},
+		{"mode_t", 4, false},    {"ino_t", 8, false},     {"major_t", 4, false},
+		{"minor_t", 4, false},   {"boolean_t", 4, true},  {"lwpid_t", 4, true},
+		{"ipaddr_t", 4, false},  {"in_port_t", 2, false}, {"socklen_t", 4, false},
+	};
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		dt_type_t *b = dt_type_int(pcb, ints[i].size, ints[i].sign);
+		if (strcmp(ints[i].name, "caddr_t") == 0)
+			b = dt_type_ptr(pcb, pcb->t_char);
+		dt_type_define(pcb, ints[i].name, b);
+	}
+	pcb->t_int64 = dt_type_lookup(pcb, "int64_t");
+	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
+	pcb->t_size = dt_type_lookup(pcb, "size_t");
+	pcb->t_ptrdiff = dt_type_lookup(pcb, "ptrdiff_t");
+}
