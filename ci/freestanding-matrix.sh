@@ -172,42 +172,6 @@ headers_outermost_first() {
 core_files() { find "$CORE_DIR" -type f \( -name '*.c' -o -name '*.h' \) | sort; }
 rel() { printf '%s\n' "${1#"$CORE_DIR"/}" | sed 's|^|core/|'; }
 
-# Print each logical preprocessor directive of a C file as
-# "<line>:<directive>", with comments removed and continuation lines joined.
-directives() {
-	awk '
-	BEGIN { incomment = 0 }
-	{
-		line = $0; out = ""; i = 1; n = length(line)
-		while (i <= n) {
-			c = substr(line, i, 1); d = substr(line, i, 2)
-			if (incomment) {
-				if (d == "*/") { incomment = 0; i += 2; out = out " " } else i++
-				continue
-			}
-			if (d == "/*") { incomment = 1; i += 2; continue }
-			if (d == "//") break
-			if (c == "\"" || c == "\047") {
-				q = c; out = out c; i++
-				while (i <= n) {
-					c = substr(line, i, 1); out = out c
-					if (c == "\\") { out = out substr(line, i + 1, 1); i += 2; continue }
-					i++
-					if (c == q) break
-				}
-				continue
-			}
-			out = out c; i++
-		}
-		if (pending != "") { text = pending " " out; start = pstart } else { text = out; start = NR }
-		if (text ~ /\\[ \t]*$/) {
-			sub(/\\[ \t]*$/, "", text); pending = text; pstart = start; next
-		}
-		pending = ""
-		if (text ~ /^[ \t]*#/) print start ":" text
-	}' "$1"
-}
-
 # Print every identifier in the C code of a file (comments and strings
 # removed) as "<line>:<identifier>", for the asm/builtin check.
 code_identifiers() {
@@ -262,109 +226,179 @@ target_dependent_macros() {
 		'$1 != n { print $3 }' | sed 's/(.*//' | sort -u
 }
 
+# The whole source check is one awk pass over every core file (forking per
+# line is too slow on a loaded machine).  Input files, in order: the
+# forbidden macro names, the list of core files, then the core files.  It
+# prints one "source: file:line: why" per violation.
+# shellcheck disable=SC2016 # awk code: its $ are awk's
+SOURCE_CHECK_AWK='
+function norm(path,    n, i, k, part, out, res) {
+	n = split(path, part, "/")
+	k = 0
+	for (i = 1; i <= n; i++) {
+		if (part[i] == "" || part[i] == ".")
+			continue
+		if (part[i] == "..") {
+			if (k > 0)
+				k--
+			continue
+		}
+		out[++k] = part[i]
+	}
+	res = ""
+	for (i = 1; i <= k; i++)
+		res = res "/" out[i]
+	return res
+}
+function rel(f) { return "core/" substr(f, length(core) + 2) }
+function bad(f, line, why) { printf "source: %s:%d: %s\n", rel(f), line, why; nbad++ }
+# Sets keep (comments removed, string contents kept: for directives) and
+# bare (string contents removed too: for identifiers of the code).
+function strip(line,    i, n, c, d, q) {
+	keep = ""; bare = ""; i = 1; n = length(line)
+	while (i <= n) {
+		c = substr(line, i, 1); d = substr(line, i, 2)
+		if (incomment) {
+			if (d == "*/") { incomment = 0; i += 2; keep = keep " "; bare = bare " " } else i++
+			continue
+		}
+		if (d == "/*") { incomment = 1; i += 2; continue }
+		if (d == "//") break
+		if (c == "\"" || c == "\047") {
+			q = c; keep = keep c; bare = bare " "; i++
+			while (i <= n) {
+				c = substr(line, i, 1); keep = keep c
+				if (c == "\\") { keep = keep substr(line, i + 1, 1); i += 2; continue }
+				i++
+				if (c == q) break
+			}
+			continue
+		}
+		keep = keep c; bare = bare c; i++
+	}
+}
+function directive(f, line, text,    t, name, inc, d, ids, rest) {
+	t = text
+	sub(/^[ \t]*#[ \t]*/, "", t)
+	if (t ~ /^(include_next|import)([^A-Za-z0-9_]|$)/) {
+		bad(f, line, "#" t " is not allowed in core/")
+		return
+	}
+	if (t ~ /^include([^A-Za-z0-9_]|$)/) {
+		inc = t
+		sub(/^include[ \t]*/, "", inc)
+		if (inc ~ /^<[^>]*>/) {
+			name = substr(inc, 2, index(inc, ">") - 2)
+			if (name == "xxhash.h") {
+				hashers = hashers " " rel(f); nhash++
+			} else if (!(name in allowed))
+				bad(f, line, "includes <" name ">; core/ may include only " allowedshown ", core headers and <xxhash.h>")
+		} else if (inc ~ /^"[^"]*"/) {
+			name = substr(inc, 2)
+			name = substr(name, 1, index(name, "\"") - 1)
+			d = f; sub(/\/[^\/]*$/, "", d)
+			if ((norm(d "/" name)) in exists)
+				name = norm(d "/" name)
+			else if ((norm(core "/" name)) in exists)
+				name = norm(core "/" name)
+			else {
+				rest = norm(d "/" name)
+				if (substr(rest, 1, length(core) + 1) != core "/")
+					bad(f, line, "includes \"" name "\", which resolves outside core/ (" rest ")")
+				else
+					bad(f, line, "includes \"" name "\", which is not a file under core/")
+				return
+			}
+		} else
+			bad(f, line, "computed or malformed #include: " text)
+		return
+	}
+	if (t ~ /^(if|ifdef|ifndef|elif|elifdef|elifndef)([^A-Za-z0-9_]|$)/) {
+		rest = t
+		sub(/^[a-z]+/, "", rest)
+		while (match(rest, /[A-Za-z_][A-Za-z_0-9]*/)) {
+			name = substr(rest, RSTART, RLENGTH)
+			rest = substr(rest, RSTART + RLENGTH)
+			if (name in forbidden && !((f, line, name) in seen)) {
+				seen[f, line, name] = 1
+				d = text; sub(/^[ \t]*/, "", d)
+				bad(f, line, "conditional on OS/ISA macro " name ": \047" d "\047")
+			}
+			if (name == "__has_include" || name == "__has_include_next")
+				bad(f, line, "__has_include in core/ (the set of core headers is fixed)")
+		}
+	}
+}
+BEGIN {
+	n = split(allowedlist, a, " ")
+	for (i = 1; i <= n; i++) {
+		allowed[a[i]] = 1
+		allowedshown = allowedshown (i > 1 ? " " : "") "<" a[i] ">"
+	}
+	isa_ids["asm"] = isa_ids["__asm"] = isa_ids["__asm__"] = 1
+}
+FNR == 1 { fileno++; incomment = 0; pending = ""; nfiles += (fileno > 2) }
+fileno == 1 { forbidden[$1] = 1; next }
+fileno == 2 { exists[norm($0)] = 1; next }
+{
+	strip($0)
+	code = keep
+	# Identifiers of the code itself: inline asm and ISA builtins.
+	rest = bare
+	while (match(rest, /[A-Za-z_][A-Za-z_0-9]*/)) {
+		name = substr(rest, RSTART, RLENGTH)
+		rest = substr(rest, RSTART + RLENGTH)
+		if ((name in isa_ids) || name ~ /^__builtin_(ia32|arm|aarch64|riscv|ppc|s390|mips|cpu)_/)
+			bad(FILENAME, FNR, "\047" name "\047 is ISA-specific; it belongs in isa/<isa>/ behind core/port.h")
+	}
+	if (pending != "") { text = pending " " code; start = pstart } else { text = code; start = FNR }
+	if (text ~ /\\[ \t]*$/) {
+		sub(/\\[ \t]*$/, "", text); pending = text; pstart = start; next
+	}
+	pending = ""
+	if (text ~ /^[ \t]*#/)
+		directive(FILENAME, start, text)
+}
+END {
+	if (nhash > 1) {
+		printf "source: <xxhash.h> is included by more than one core file:%s (keep it behind one core header)\n", hashers
+		nbad++
+	}
+	printf "%d %d\n", nbad, nfiles > "/dev/stderr"
+}'
+
 source_check() {
-	local f r nbad=0 hashers="" forbidden dir line text name inc
-	forbidden=$(
+	local forbidden="$WORK/forbidden-macros" out nbad nfiles files
+	# The self-test's child runs reuse the parent's list: it costs a clang
+	# run per triple.
+	if [ -n "${CI_FORBIDDEN_MACROS:-}" ] && [ -s "$CI_FORBIDDEN_MACROS" ]; then
+		cp "$CI_FORBIDDEN_MACROS" "$forbidden" || return 1
+	else
 		{
 			printf '%s\n' $OS_ISA_MACROS
 			target_dependent_macros || echo "__ci_setup_failed__"
-		} | sort -u
-	)
-	if printf '%s\n' "$forbidden" | grep -qx "__ci_setup_failed__"; then
+		} | sort -u >"$forbidden"
+		if grep -qx "__ci_setup_failed__" "$forbidden"; then
+			return 1
+		fi
+	fi
+	core_files >"$WORK/core-files"
+	mapfile -t files <"$WORK/core-files"
+	out=$(awk -v core="$CORE_DIR" -v allowedlist="$FREESTANDING_HEADERS" \
+		"$SOURCE_CHECK_AWK" "$forbidden" "$WORK/core-files" \
+		"${files[@]}" /dev/null 2>"$WORK/source-counts") || {
+		fail "source: the checker itself failed"
 		return 1
+	}
+	read -r nbad nfiles <"$WORK/source-counts"
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out" | sed 's/^/FAIL /' >&2
 	fi
-	printf '%s\n' "$forbidden" >"$WORK/forbidden-macros"
-
-	while IFS= read -r f; do
-		r=$(rel "$f")
-		dir=$(dirname "$f")
-		while IFS= read -r line; do
-			text=${line#*:}
-			line=${line%%:*}
-			# shellcheck disable=SC2001
-			case $(printf '%s' "$text" | sed 's/^[ \t]*#[ \t]*//') in
-			include_next* | import*)
-				fail "source: $r:$line: '#${text#*#}' is not allowed in core/"
-				nbad=$((nbad + 1))
-				;;
-			include*)
-				inc=$(printf '%s' "$text" | sed -n 's/^[ \t]*#[ \t]*include[ \t]*\([<"][^>"]*[>"]\).*/\1/p')
-				case $inc in
-				\<*\>)
-					name=${inc#<}
-					name=${name%>}
-					if [ "$name" = xxhash.h ]; then
-						hashers="$hashers $r"
-					elif ! printf '%s\n' $FREESTANDING_HEADERS | grep -qxF "$name"; then
-						fail "source: $r:$line: includes <$name>; core/ may include only <${FREESTANDING_HEADERS// /> <}>, core headers and <xxhash.h>"
-						nbad=$((nbad + 1))
-					fi
-					;;
-				\"*\")
-					name=${inc#\"}
-					name=${name%\"}
-					if [ -f "$dir/$name" ]; then
-						name=$(cd "$dir" && realpath "$name")
-					elif [ -f "$CORE_DIR/$name" ]; then
-						name=$(realpath "$CORE_DIR/$name")
-					else
-						fail "source: $r:$line: includes \"$name\", which is not a file under core/"
-						nbad=$((nbad + 1))
-						continue
-					fi
-					case $name in
-					"$CORE_DIR"/*) ;;
-					*)
-						fail "source: $r:$line: includes \"${inc//\"/}\", which resolves outside core/ ($name)"
-						nbad=$((nbad + 1))
-						;;
-					esac
-					;;
-				*)
-					fail "source: $r:$line: computed or malformed #include: $text"
-					nbad=$((nbad + 1))
-					;;
-				esac
-				;;
-			if* | elif*)
-				for name in $(printf '%s' "$text" | sed 's/^[ \t]*#[ \t]*[a-z]*//' |
-					grep -oE '[A-Za-z_][A-Za-z_0-9]*' | sort -u); do
-					if printf '%s\n' "$forbidden" | grep -qxF "$name"; then
-						fail "source: $r:$line: conditional on OS/ISA macro $name: '$(printf '%s' "$text" | sed 's/^[ \t]*//')'"
-						nbad=$((nbad + 1))
-					fi
-					if [ "$name" = __has_include ] || [ "$name" = __has_include_next ]; then
-						fail "source: $r:$line: __has_include in core/ (the core's headers are fixed)"
-						nbad=$((nbad + 1))
-					fi
-				done
-				;;
-			esac
-		done < <(directives "$f")
-
-		while IFS= read -r line; do
-			name=${line#*:}
-			case $name in
-			asm | __asm | __asm__ | __builtin_ia32_* | __builtin_arm_* | \
-				__builtin_aarch64_* | __builtin_riscv_* | __builtin_ppc_* | \
-				__builtin_s390_* | __builtin_mips_* | __builtin_cpu_*)
-				fail "source: $r:${line%%:*}: '$name' is ISA-specific; it belongs in isa/<isa>/ behind core/port.h"
-				nbad=$((nbad + 1))
-				;;
-			esac
-		done < <(code_identifiers "$f")
-	done < <(core_files)
-
-	if [ "$(printf '%s\n' $hashers | grep -c .)" -gt 1 ]; then
-		fail "source: <xxhash.h> is included by more than one core file:$hashers (keep it behind one core header)"
-		nbad=$((nbad + 1))
-	fi
-
-	if [ "$nbad" -ne 0 ]; then
+	if [ "${nbad:-1}" -ne 0 ]; then
 		fail "source: $nbad violation(s) in $CORE_DIR"
 		return 1
 	fi
-	say "ok   source: $(core_files | grep -c .) core files include only freestanding headers and have no OS/ISA conditional"
+	say "ok   source: $nfiles core files include only freestanding headers and have no OS/ISA conditional"
 }
 
 # The dtrace_port_* functions core/port.h declares: the only OS functions an
@@ -443,10 +477,7 @@ check_triple() {
 			} | sort -u
 		)
 		undefined=$("${NM:-nm}" -u "$tdir"/obj/*.o | awk 'NF >= 2 { print $2 }' | sort -u)
-		for sym in $undefined; do
-			if printf '%s\n' "$allowed" | grep -qxF "$sym"; then
-				continue
-			fi
+		for sym in $(comm -23 <(printf '%s\n' $undefined) <(printf '%s\n' "$allowed")); do
 			where=$(while IFS="$(printf '\t')" read -r obj r; do
 				if "${NM:-nm}" -u "$obj" | awk '{ print $2 }' | grep -qxF "$sym"; then
 					printf '%s ' "$r"
@@ -470,6 +501,11 @@ self_test() {
 	local base nbad=0 out
 	base="$WORK/selftest"
 	rm -rf "$base"
+	mkdir -p "$base" || return 1
+	# Computed once here, reused by every case's source check.
+	target_dependent_macros >"$WORK/selftest-tdm" || return 1
+	printf '%s\n' $OS_ISA_MACROS | cat - "$WORK/selftest-tdm" | sort -u >"$WORK/selftest-forbidden"
+	export CI_FORBIDDEN_MACROS="$WORK/selftest-forbidden"
 
 	# $1 name, $2 expected grep pattern ("" = must pass), $3 mode
 	# (source|triple), then file=content pairs.
