@@ -472,7 +472,7 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 			for (j = i; j < epd->dtepd_nrecs; j++) {
 				const dtrace_recdesc_t *nrec = &epd->dtepd_rec[j];
 
-				if (nrec->dtrd_uarg != rec->dtrd_uarg)
+				if (!dt_same_stmt(dtp, nrec->dtrd_uarg, rec->dtrd_uarg))
 					break;
 				if (nrec->dtrd_action != act) {
 					free(aggvars);

@@ -159,7 +159,16 @@ struct dtrace_hdl {
 
 	/* name of the aggregation whose id record has this uarg (programs) */
 	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
+	/* do two records' uargs come from one D statement?  (programs; else
+	 * equal uargs mean one statement, as DTrace's compiler makes them) */
+	int (*dt_samestmt)(dtrace_hdl_t *dtp, uint64_t a, uint64_t b);
 };
+
+static inline int
+dt_same_stmt(dtrace_hdl_t *dtp, uint64_t a, uint64_t b)
+{
+	return dtp->dt_samestmt != NULL ? dtp->dt_samestmt(dtp, a, b) : a == b;
+}
 
 /* dt_error.c */
 int dt_set_errno(dtrace_hdl_t *dtp, int err);

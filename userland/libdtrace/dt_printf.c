@@ -938,7 +938,7 @@ dtrace_fprinta(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probe
 	for (i = 0; i < nrecs; i++) {
 		const dtrace_recdesc_t *nrec = &recs[i];
 
-		if (nrec->dtrd_uarg != recs->dtrd_uarg)
+		if (!dt_same_stmt(dtp, nrec->dtrd_uarg, recs->dtrd_uarg))
 			break;
 		if (nrec->dtrd_action != recs->dtrd_action) {
 			free(aggvars);

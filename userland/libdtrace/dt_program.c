@@ -85,6 +85,36 @@ dt_program_aggname(dtrace_hdl_t *dtp, uint64_t uarg)
 	return NULL;
 }
 
+/* The program and action behind a record's uarg cookie. */
+static const dt_caction_t *
+dt_program_action(dtrace_hdl_t *dtp, uint64_t uarg, const dtrace_prog_t **pgpp)
+{
+	const dtrace_prog_t *pgp;
+
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		const dt_caction_t *act = dt_cprog_action(pgp->dp_cprog, uarg);
+
+		if (act != NULL) {
+			*pgpp = pgp;
+			return act;
+		}
+	}
+	return NULL;
+}
+
+/* Our compiler gives every action its own cookie: statements are its stmt numbers. */
+static int
+dt_program_samestmt(dtrace_hdl_t *dtp, uint64_t a, uint64_t b)
+{
+	const dtrace_prog_t *pa, *pb;
+	const dt_caction_t *x = dt_program_action(dtp, a, &pa);
+	const dt_caction_t *y = dt_program_action(dtp, b, &pb);
+
+	if (x == NULL || y == NULL)
+		return a == b;
+	return pa == pb && x->ecb == y->ecb && x->stmt == y->stmt;
+}
+
 void
 dt_program_free(dtrace_prog_t *pgp)
 {
@@ -165,6 +195,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;
 	dtp->dt_aggname = dt_program_aggname;
+	dtp->dt_samestmt = dt_program_samestmt;
 	return pgp;
 }
 
