@@ -20,7 +20,8 @@
  * by a dense CPU id in [0, dtrace_port_ncpus()).  On a kernel this is the
  * processor id.  On the Linux user-space host it is a "CPU slot" that the
  * firing thread owns for the duration of probe context; the real processor
- * for the D variable `cpu` comes from dtrace_port_hwcpu().
+ * for the D variable `cpu` comes from
+ * dtrace_port_curthread_value(DTRACE_THR_HWCPU).
  *
  * Errors.  Functions that can fail return 0 on success and a positive errno
  * value (the numbers of <errno.h> on every supported system: EINVAL 22,
@@ -111,6 +112,11 @@ void dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg);
  * core/dtrace_abi.h) and store the faulting address in *fault_addr, and the
  * core turns that into an ERROR-probe record.  On success they return 0.
  *
+ * A port must also refuse, with DTRACEFLT_BADADDR, addresses that are mapped
+ * but unsafe to read even with fault protection (device memory and other
+ * ranges whose reads have side effects): DTrace calls these toxic ranges.
+ * The core cannot know them; the port checks them here.
+ *
  * `space` says whose address it is: DTRACE_AS_KERNEL for the kernel's (or,
  * on the Linux host, the traced process's own memory), DTRACE_AS_USER for
  * the current thread's user address space (copyin, uregs, ustack).  On the
@@ -147,7 +153,8 @@ int dtrace_port_copyout(const void *src, uintptr_t dst, size_t len, uintptr_t *f
  * ------------------------------------------------------------------------
  * Write `len` bytes at `addr` in text (or another protected mapping) of
  * address space `as` and make every CPU's instruction fetch see them before
- * returning.  `as` is NULL for the kernel (the Linux host: the calling
+ * returning (on riscv, where fence.i syncs only the local hart, that means a
+ * cross-call running fence.i on every CPU).  `as` is NULL for the kernel (the Linux host: the calling
  * process) or a port-defined handle for another process.  Providers in
  * port/ use this with the patch values of isa/<isa>/ to place and remove
  * probes; the core never calls it.  FreeBSD: disable_wp around the store on
@@ -203,14 +210,21 @@ uint64_t dtrace_port_getwalltime(void);
  * returned as a pointer to a NUL-terminated string that stays valid for the
  * rest of probe context (the core copies it).  DTRACE_THR_KEY is a non-zero
  * value unique among live threads: the key of `self->` variables.
+ *
+ * uid and gid are the EFFECTIVE ids (DTrace's `uid`/`gid` are the
+ * credential's cr_uid/cr_gid).  When a probe fires in interrupt context the
+ * facts are, as in DTrace, those of no thread (pid and tid 0, errno 0, an
+ * empty user stack) and the KEY differs from the interrupted thread's
+ * (DTrace folds the interrupt level into it), so an interrupt never sees the
+ * interrupted thread's `self->` variables.
  *   probe context: yes.
  */
 typedef enum dtrace_thread_fact {
 	DTRACE_THR_PID,	       /* process id */
 	DTRACE_THR_TID,	       /* thread id */
 	DTRACE_THR_PPID,       /* parent process id */
-	DTRACE_THR_UID,	       /* real user id */
-	DTRACE_THR_GID,	       /* real group id */
+	DTRACE_THR_UID,	       /* effective user id */
+	DTRACE_THR_GID,	       /* effective group id */
 	DTRACE_THR_ERRNO,      /* errno of the last system call, or 0 */
 	DTRACE_THR_KEY,	       /* unique thread key for thread-local variables */
 	DTRACE_THR_VTIME,      /* nanoseconds this thread has run on CPU */
