@@ -30,8 +30,6 @@
 /* The largest buffer a size option may ask for: offsets must fit intptr_t. */
 #define DTRACE_BUFSIZE_MAX ((uint64_t)INTPTR_MAX / 2)
 
-static void dtrace_buffer_agg_reset(dtrace_buffer_t *buf);
-
 /* --- Allocation ---------------------------------------------------------- */
 
 static void
@@ -81,7 +79,7 @@ dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_c
 		    (buf->dtb_xamot = dtrace_port_zalloc(size)) == NULL)
 			goto err;
 		if (flags & DTRACEBUF_AGGREGATION)
-			dtrace_buffer_agg_reset(buf);
+			dtrace_aggbuffer_reset(buf);
 	}
 	return 0;
 
@@ -95,7 +93,7 @@ err:
 
 		if (cpu != DTRACE_CPU_ALL && c != cpu)
 			continue;
-		wanted += (flags & DTRACEBUF_NOSWITCH) ? 1 : 2;
+		wanted += 2; /* DTrace counts two halves per CPU even for NOSWITCH */
 		got += (buf->dtb_tomax != NULL) + (buf->dtb_xamot != NULL);
 		dtrace_buffer_free_one(buf);
 	}
@@ -484,7 +482,7 @@ dtrace_buffer_switch(dtrace_buffer_t *buf)
 	buf->dtb_interval = now - buf->dtb_switched;
 	buf->dtb_switched = now;
 	if (buf->dtb_flags & DTRACEBUF_AGGREGATION)
-		dtrace_buffer_agg_reset(buf);
+		dtrace_aggbuffer_reset(buf);
 }
 
 /*
@@ -571,33 +569,35 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 	return 0;
 }
 
-/* --- Aggregation buffers' key index ------------------------------------- */
+/* --- Aggregation buffers' key index ------------------------------------ */
 
 /*
  * Layout of the active half of an aggregation buffer:
  *
- *   0 .. dtb_offset          entries (key + value), what the consumer reads
+ *   0 .. dtb_offset            entries (key + value): what the consumer reads
  *   ... free ...
- *   dtb_agg_free .. hash     key entries (dtrace_aggkey_t), growing down
- *   dtb_agg_hash .. size     bucket array: uint32_t index + 1 of the first
- *                            key entry of each chain, 0 for none
+ *   dtb_agg_free .. hash       index entries (dtrace_aggkey_t in aggregation.c, 24 bytes), growing down: key i
+ *                              is at dtb_agg_hash - (i + 1) * 24
+ *   dtb_agg_hash .. dtb_size   buckets: uint32_t index + 1 of a chain's
+ *                              first key, 0 for an empty chain
  *
  * About 1/64 of the buffer goes to buckets (DTrace gives 1/8 to pointers),
- * rounded down to a power of two so the bucket is a mask, not a divide.
+ * a power of two so that the bucket is a mask, not a divide; at least two,
+ * so the key entries below stay 8-byte aligned.  Called at allocation and
+ * by every switch, with the CPU exclusive; never in probe context.
  */
-static void
-dtrace_buffer_agg_reset(dtrace_buffer_t *buf)
+void
+dtrace_aggbuffer_reset(dtrace_buffer_t *buf)
 {
-	uint64_t nbuckets = 1;
+	uint64_t nbuckets = 2;
 
-	while (nbuckets * 2 <= buf->dtb_size / 64 && nbuckets * 2 <= (1u << 31))
+	while (nbuckets * 2 <= buf->dtb_size / 64 && nbuckets < ((uint64_t)1 << 30))
 		nbuckets *= 2;
 	buf->dtb_agg_nkeys = 0;
-	if (nbuckets * sizeof(uint32_t) > buf->dtb_size) {
-		/* A ludicrously small buffer: every aggregation drops. */
+	if (buf->dtb_tomax == NULL || nbuckets * sizeof(uint32_t) > buf->dtb_size) {
 		buf->dtb_agg_hashmask = 0;
 		buf->dtb_agg_hash = buf->dtb_size;
-		buf->dtb_agg_free = 0;
+		buf->dtb_agg_free = 0; /* nothing fits: every new key drops */
 		return;
 	}
 	buf->dtb_agg_hashmask = (uint32_t)(nbuckets - 1);

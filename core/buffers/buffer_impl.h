@@ -227,6 +227,12 @@ void dtrace_buffer_status(struct dtrace_state *state, dtrace_status_t *st);
 typedef struct dtrace_aggregation dtrace_aggregation_t;
 
 /*
+ * Give an aggregation buffer's active half an empty key index (at
+ * allocation and by every switch; the CPU is exclusive).  probe context: no.
+ */
+void dtrace_aggbuffer_reset(dtrace_buffer_t *buf);
+
+/*
  * Aggregate: the key tuple was recorded at dbuf->dtb_tomax + offset +
  * agg->dtag_base (the ECB's reserved space); apply the function to `expr`
  * (the aggregating action's value) with `arg` (the previous action's value,

@@ -470,6 +470,40 @@ test_resize_auto_halves_until_it_fits(void)
 }
 
 static void
+test_resize_speculation_buffers(void)
+{
+	testport_reset(false);
+	testport_set_ncpus(2);
+	state_init(64, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_options[DTRACEOPT_NSPEC] = 2;
+	state.dts_options[DTRACEOPT_SPECSIZE] = 1024;
+	/* 2 arrays, the speculations, their 2 arrays, 4 principal halves, then
+	 * one half per CPU per speculation: the second fails.  DTrace counts
+	 * two halves per CPU even without an inactive half: 4 wanted, 1 got,
+	 * so the size drops by 4 */
+	testport_alloc_fail_nth(2 + 1 + 2 + 4 + 2);
+	CHECK_EQ(dtrace_state_buffers(&state), 0);
+	CHECK_EQ(state.dts_nspeculations, 2);
+	CHECK_EQ(state.dts_options[DTRACEOPT_SPECSIZE], 256);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(state.dts_speculations[i].dtsp_buffer[1].dtb_size, 256);
+		CHECK(state.dts_speculations[i].dtsp_buffer[1].dtb_xamot == NULL);
+		CHECK(state.dts_speculations[i].dtsp_buffer[1].dtb_flags & DTRACEBUF_NOSWITCH);
+	}
+	dtrace_state_buffers_free(&state);
+	CHECK(state.dts_speculations == NULL);
+	CHECK_EQ(state.dts_nspeculations, 0);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+
+	/* the speculation array itself is never resized: ENOMEM */
+	state_init(64, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_options[DTRACEOPT_NSPEC] = 2;
+	testport_alloc_fail_nth(3);
+	CHECK_EQ(dtrace_state_buffers(&state), DTRACE_ENOMEM);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+}
+
+static void
 test_resize_manual_fails(void)
 {
 	testport_reset(false);
@@ -518,6 +552,7 @@ main(void)
 	test_ring_unwrapped_snapshot();
 	test_ring_big_record_unwraps();
 	test_resize_auto_halves_until_it_fits();
+	test_resize_speculation_buffers();
 	test_resize_manual_fails();
 	test_cpu_option_allocates_one_cpu();
 	return TEST_DONE();
