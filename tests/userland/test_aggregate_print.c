@@ -708,6 +708,35 @@ test_percpu(void)
 	dt_handle_destroy(dtp);
 }
 
+/* @c[k] = count() in two clauses: two aggregation ids, one aggregation */
+static void
+test_two_clauses_one_aggregation(void)
+{
+	dtrace_hdl_t *dtp = dt_test_handle();
+	dt_snap_t *s = calloc(1, sizeof(*s));
+	char ka[16] = "a", kb[16] = "b";
+	const void *pa[] = {ka}, *pb[] = {kb};
+	dt_agg_t c1, c2;
+	char *out;
+
+	agg_begin(&c1, 1, 1);
+	agg_key(&c1, 16);
+	agg_end(dtp, &c1, DTRACEAGG_COUNT, 8, 0, "c");
+	agg_begin(&c2, 2, 1);
+	agg_key(&c2, 16);
+	agg_end(dtp, &c2, DTRACEAGG_COUNT, 8, 0, "c");
+	snap_int(s, &c1, pa, 1);
+	snap_int(s, &c2, pa, 2);
+	snap_int(s, &c2, pb, 5);
+	DT_CHECK(dt_aggregate_merge(dtp, 0, s->buf, s->size) == 0);
+	out = print_all(dtp);
+	DT_EXPECT_STR(out, "  a                                                                 3\n"
+	                   "  b                                                                 5\n");
+	free(out);
+	free(s);
+	dt_handle_destroy(dtp);
+}
+
 static void
 test_bad_snapshot(void)
 {
@@ -742,6 +771,7 @@ main(void)
 	test_printa();
 	test_normalize_trunc();
 	test_percpu();
+	test_two_clauses_one_aggregation();
 	test_bad_snapshot();
 	return dt_test_result("test_aggregate_print");
 }

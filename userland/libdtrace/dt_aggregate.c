@@ -42,10 +42,14 @@ dt_aggregate_varid(dt_ahashent_t *h)
 	return DTRACE_AGGVARIDNONE;
 }
 
+/*
+ * The key is every record but the value, the compiler's id record first, so
+ * two clauses feeding one aggregation (two aggregation ids) share entries.
+ */
 static uint64_t
 dt_aggregate_hash(const dtrace_aggdesc_t *agg, const char *addr)
 {
-	uint64_t h = agg->dtagd_id;
+	uint64_t h = (uint64_t)agg->dtagd_nrecs;
 	int j;
 
 	for (j = 0; j < agg->dtagd_nrecs - 1; j++) {
@@ -56,13 +60,26 @@ dt_aggregate_hash(const dtrace_aggdesc_t *agg, const char *addr)
 	return h;
 }
 
+/* Same key: same layout and the same bytes in every key record. */
 static int
-dt_aggregate_keyeq(const dtrace_aggdesc_t *agg, const char *a, const char *b)
+dt_aggregate_keyeq(const dtrace_aggdesc_t *aagg, const char *a, const dtrace_aggdesc_t *bagg,
+		   const char *b)
 {
 	int j;
 
-	for (j = 0; j < agg->dtagd_nrecs - 1; j++) {
-		const dtrace_recdesc_t *rec = &agg->dtagd_rec[j];
+	if (aagg != bagg) {
+		if (aagg->dtagd_nrecs != bagg->dtagd_nrecs || aagg->dtagd_size != bagg->dtagd_size)
+			return 0;
+		for (j = 0; j < aagg->dtagd_nrecs; j++) {
+			const dtrace_recdesc_t *ar = &aagg->dtagd_rec[j], *br = &bagg->dtagd_rec[j];
+
+			if (ar->dtrd_offset != br->dtrd_offset || ar->dtrd_size != br->dtrd_size ||
+			    ar->dtrd_action != br->dtrd_action)
+				return 0;
+		}
+	}
+	for (j = 0; j < aagg->dtagd_nrecs - 1; j++) {
+		const dtrace_recdesc_t *rec = &aagg->dtagd_rec[j];
 
 		if (memcmp(a + rec->dtrd_offset, b + rec->dtrd_offset, rec->dtrd_size) != 0)
 			return 0;
@@ -147,8 +164,8 @@ dt_aggregate_insert(dtrace_hdl_t *dtp, int cpu, dtrace_aggdesc_t *agg, const cha
 	}
 
 	for (h = agp->dtat_hash[hashval & (agp->dtat_hashsize - 1)]; h != NULL; h = h->dtahe_next) {
-		if (h->dtahe_hashval != hashval || h->dtahe_data.dtada_desc != agg ||
-		    !dt_aggregate_keyeq(agg, h->dtahe_data.dtada_data, addr))
+		if (h->dtahe_hashval != hashval ||
+		    !dt_aggregate_keyeq(h->dtahe_data.dtada_desc, h->dtahe_data.dtada_data, agg, addr))
 			continue;
 		aggdata = &h->dtahe_data;
 		dt_aggregate_apply(vrec->dtrd_action,
