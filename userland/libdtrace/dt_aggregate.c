@@ -197,11 +197,11 @@ dt_aggregate_insert(dtrace_hdl_t *dtp, int cpu, dtrace_aggdesc_t *agg, const cha
 
 	if (agp->dtat_flags & DTRACE_A_PERCPU) {
 		aggdata->dtada_ncpu = dtp->dt_ncpu;
-		if ((aggdata->dtada_percpu = dt_zalloc(dtp, sizeof(char *) * (size_t)dtp->dt_ncpu)) ==
+		if ((aggdata->dtada_percpu = dt_calloc(dtp, sizeof(char *) * (size_t)dtp->dt_ncpu)) ==
 		    NULL)
 			goto nomem;
 		for (i = 0; i < dtp->dt_ncpu; i++) {
-			if ((aggdata->dtada_percpu[i] = dt_zalloc(dtp, vrec->dtrd_size)) == NULL)
+			if ((aggdata->dtada_percpu[i] = dt_calloc(dtp, vrec->dtrd_size)) == NULL)
 				goto nomem;
 			/* quantization parameters are part of every copy */
 			if (vrec->dtrd_action == DTRACEAGG_LQUANTIZE ||
@@ -843,13 +843,13 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 	}
 
 	/* slot[j]: position in a bundle of aggvars[j] (first occurrence) */
-	if ((slot = dt_zalloc(dtp, sizeof(int) * (size_t)naggvars)) == NULL)
+	if ((slot = dt_calloc(dtp, sizeof(int) * (size_t)naggvars)) == NULL)
 		goto out;
 	for (j = 0; j < naggvars; j++)
 		slot[j] = (int)((j - sortpos + naggvars) % naggvars);
 
 	/* Zero-valued stand-ins: the layout of some tuple of the same aggregation. */
-	if ((zents = dt_zalloc(dtp, sizeof(*zents) * (size_t)naggvars)) == NULL)
+	if ((zents = dt_calloc(dtp, sizeof(*zents) * (size_t)naggvars)) == NULL)
 		goto out;
 	for (j = 0; j < naggvars; j++) {
 		dt_ahashent_t *proto = NULL;
@@ -868,7 +868,7 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 		*zd = proto->dtahe_data;
 		zd->dtada_percpu = NULL;
 		zd->dtada_normal = proto->dtahe_data.dtada_normal;
-		if ((zd->dtada_data = dt_zalloc(dtp, zd->dtada_size)) == NULL)
+		if ((zd->dtada_data = dt_calloc(dtp, zd->dtada_size)) == NULL)
 			goto out;
 		*(dtrace_aggvarid_t *)(zd->dtada_data + zd->dtada_desc->dtagd_rec[0].dtrd_offset) =
 		    aggvars[j];
@@ -882,7 +882,7 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 
 	/* Group equal keys. */
 	dt_aggregate_qsort(dtp, sorted, n, sizeof(*sorted), dt_aggregate_keyvarcmp_entries);
-	if ((bundles = dt_zalloc(dtp, sizeof(*bundles) * n)) == NULL)
+	if ((bundles = dt_calloc(dtp, sizeof(*bundles) * n)) == NULL)
 		goto out;
 	for (i = 1, start = 0; i <= n; i++) {
 		dt_ahashent_t **ents;
@@ -890,7 +890,7 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 
 		if (i < n && dt_aggregate_keycmp(sorted[i], sorted[i - 1]) == 0)
 			continue;
-		if ((ents = dt_zalloc(dtp, sizeof(*ents) * (size_t)(naggvars + 1))) == NULL)
+		if ((ents = dt_calloc(dtp, sizeof(*ents) * (size_t)(naggvars + 1))) == NULL)
 			goto out;
 		bundles[nb++].db_ents = ents;
 		for (k = start; k < i; k++) {

@@ -590,7 +590,7 @@ dt_cpubuf_append(dtrace_hdl_t *dtp, dt_cpubuf_t *cb, const char *data, size_t si
 	pad = (mis + rest) & 7;
 	pad = pad != 0 ? 8 - pad : 0;
 	total = mis + rest + pad + size;
-	if ((nd = dt_zalloc(dtp, total)) == NULL)
+	if ((nd = dt_calloc(dtp, total)) == NULL)
 		return -1;
 	if (rest != 0)
 		memcpy(nd + mis, cb->dtcb_data + cb->dtcb_offs, rest);
@@ -627,7 +627,7 @@ dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pf,
 		return 0;
 
 	if (dtp->dt_cpubufs == NULL &&
-	    (dtp->dt_cpubufs = dt_zalloc(dtp, sizeof(dt_cpubuf_t) * (size_t)dtp->dt_ncpu)) == NULL)
+	    (dtp->dt_cpubufs = dt_calloc(dtp, sizeof(dt_cpubuf_t) * (size_t)dtp->dt_ncpu)) == NULL)
 		return -1;
 	if (dtp->dt_snapsize != (size_t)bufsize) {
 		free(dtp->dt_snapbuf);
@@ -637,7 +637,7 @@ dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pf,
 		}
 		dtp->dt_snapsize = (size_t)bufsize;
 	}
-	if ((drops = dt_zalloc(dtp, sizeof(uint64_t) * (size_t)dtp->dt_ncpu)) == NULL)
+	if ((drops = dt_calloc(dtp, sizeof(uint64_t) * (size_t)dtp->dt_ncpu)) == NULL)
 		return -1;
 
 	for (cpu = 0; cpu < dtp->dt_ncpu; cpu++) {

@@ -80,7 +80,7 @@ dt_epid_fetch(dtrace_hdl_t *dtp, dtrace_epid_t epid)
 	for (;;) {
 		size_t size = sizeof(*epd) + (size_t)(nrecs - 1) * sizeof(dtrace_recdesc_t);
 
-		if ((epd = dt_zalloc(dtp, size)) == NULL)
+		if ((epd = dt_calloc(dtp, size)) == NULL)
 			return -1;
 		epd->dtepd_epid = epid;
 		epd->dtepd_nrecs = nrecs;
@@ -150,7 +150,7 @@ dt_aggid_fetch(dtrace_hdl_t *dtp, dtrace_aggid_t aggid)
 	for (;;) {
 		size_t size = sizeof(*agd) + (size_t)(nrecs - 1) * sizeof(dtrace_recdesc_t);
 
-		if ((agd = dt_zalloc(dtp, size)) == NULL)
+		if ((agd = dt_calloc(dtp, size)) == NULL)
 			return -1;
 		agd->dtagd_id = aggid;
 		agd->dtagd_nrecs = nrecs;
@@ -215,7 +215,7 @@ dt_format_lookup(dtrace_hdl_t *dtp, int format, int printa)
 	fmt.dtfd_length = 0;
 	if (dt_ctl(dtp, DTRACE_CTL_FORMAT, &fmt, NULL) != 0 || fmt.dtfd_length <= 0)
 		return NULL;
-	if ((str = dt_zalloc(dtp, (size_t)fmt.dtfd_length + 1)) == NULL)
+	if ((str = dt_calloc(dtp, (size_t)fmt.dtfd_length + 1)) == NULL)
 		return NULL;
 	fmt.dtfd_string = str;
 	if (dt_ctl(dtp, DTRACE_CTL_FORMAT, &fmt, NULL) != 0) {

@@ -24,7 +24,7 @@ dt_alloc(dtrace_hdl_t *dtp, size_t size)
 }
 
 void *
-dt_zalloc(dtrace_hdl_t *dtp, size_t size)
+dt_calloc(dtrace_hdl_t *dtp, size_t size)
 {
 	void *p = calloc(1, size != 0 ? size : 1);
 

@@ -182,7 +182,7 @@ int dt_program_options(dtrace_hdl_t *dtp);
 dtrace_hdl_t *dt_handle_create(int version, int flags);
 void dt_handle_destroy(dtrace_hdl_t *dtp);
 void *dt_alloc(dtrace_hdl_t *dtp, size_t size);
-void *dt_zalloc(dtrace_hdl_t *dtp, size_t size);
+void *dt_calloc(dtrace_hdl_t *dtp, size_t size);
 int64_t dt_gethrtime(void);
 int dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv);
 

@@ -462,7 +462,7 @@ dt_options_load(dtrace_hdl_t *dtp)
 		return -1;
 	if (hdr.dofh_loadsz < sizeof(hdr))
 		return dt_set_errno(dtp, EINVAL);
-	if ((dof = dt_zalloc(dtp, hdr.dofh_loadsz)) == NULL)
+	if ((dof = dt_calloc(dtp, hdr.dofh_loadsz)) == NULL)
 		return -1;
 	dof->dofh_loadsz = hdr.dofh_loadsz;
 	if (dt_ctl(dtp, DTRACE_CTL_DOFGET, dof, NULL) != 0) {

@@ -531,7 +531,7 @@ static int
 dt_pf_wstr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
 	   const char *addr, size_t size)
 {
-	wchar_t *ws = dt_zalloc(dtp, size + sizeof(wchar_t));
+	wchar_t *ws = dt_calloc(dtp, size + sizeof(wchar_t));
 	char format[64];
 	int rval;
 
@@ -979,7 +979,7 @@ dt_sprintf(dtrace_hdl_t *dtp, dt_pfargv_t *pfv, const dtrace_recdesc_t *recs, un
 	if (size == DTRACEOPT_UNSET || size <= 0)
 		size = DTRACE_STRSIZE_DEFAULT;
 	free(dtp->dt_sprintf_buf);
-	if ((dtp->dt_sprintf_buf = dt_zalloc(dtp, (size_t)size)) == NULL)
+	if ((dtp->dt_sprintf_buf = dt_calloc(dtp, (size_t)size)) == NULL)
 		return -1;
 	dtp->dt_sprintf_buflen = (size_t)size;
 	dtp->dt_sprintf_len = 0;

@@ -176,7 +176,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 		(void)dt_set_errno(dtp, EDT_COMPILER);
 		return NULL;
 	}
-	if ((pgp = dt_zalloc(dtp, sizeof(*pgp))) == NULL) {
+	if ((pgp = dt_calloc(dtp, sizeof(*pgp))) == NULL) {
 		dt_cprog_free(cprog);
 		return NULL;
 	}
