@@ -8,6 +8,8 @@
 #   NAME.out  standard output, exactly (required)
 #   NAME.err  standard error, exactly (optional: unchecked without it)
 #   NAME.rc   exit status (optional: 0 without it)
+#   NAME.sed  sed script applied to standard output before comparing
+#             (for what varies between runs, such as the CPU column)
 # Timing-dependent tests use tick-N and exit() so that all of this is
 # deterministic; TZ is UTC for %Y and walltimestamp.
 set -u
@@ -31,6 +33,10 @@ WANT_RC=0
 eval "set -- $ARGS"
 TZ=UTC LC_ALL=C timeout -s INT 60 "$DTRACE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 RC=$?
+
+if [ -f "$NAME.sed" ]; then
+	sed -f "$NAME.sed" "$TMP/out" >"$TMP/out.sed" && mv "$TMP/out.sed" "$TMP/out"
+fi
 
 FAIL=0
 if ! cmp -s "$TMP/out" "$NAME.out"; then

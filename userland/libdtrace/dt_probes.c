@@ -14,7 +14,8 @@ dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe
 {
 	dtrace_ctl_t cmd = pdp != NULL ? DTRACE_CTL_PROBEMATCH : DTRACE_CTL_PROBES;
 	dtrace_probedesc_t pd;
-	dtrace_id_t id = 1;
+	/* starting from DTRACE_IDNONE lets providers create the probes asked for */
+	dtrace_id_t id = DTRACE_IDNONE;
 	int matched = 0, rval;
 
 	for (;;) {

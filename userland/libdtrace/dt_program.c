@@ -30,7 +30,8 @@ dt_cops_probe_match(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t
 {
 	dtrace_hdl_t *dtp = arg;
 	dtrace_probedesc_t pd;
-	dtrace_id_t id = 1;
+	/* starting from DTRACE_IDNONE lets providers create the probes asked for */
+	dtrace_id_t id = DTRACE_IDNONE;
 	int count = 0;
 
 	for (;;) {
