@@ -4,4 +4,12 @@ if(TARGET dt_compiler)
 	target_link_libraries(userland_compile_test PRIVATE dt_compiler)
 	add_test(NAME userland_compile COMMAND userland_compile_test)
 	set_tests_properties(userland_compile PROPERTIES LABELS userland)
+
+	# Every DIFO of a broad corpus passes the core's validator.
+	if(TARGET dtrace_testport)
+		add_executable(userland_compile_validate ${CMAKE_CURRENT_LIST_DIR}/compile_validate.c)
+		target_link_libraries(userland_compile_validate PRIVATE dt_compiler dtrace_core dtrace_testport)
+		add_test(NAME userland_compile_difos_pass_core_validator COMMAND userland_compile_validate)
+		set_tests_properties(userland_compile_difos_pass_core_validator PROPERTIES LABELS userland)
+	endif()
 endif()

@@ -101,10 +101,12 @@ static bool
 dt_node_is_ptrcompat(dt_node_t *l, dt_node_t *r)
 {
 	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
-	/* an integer constant 0 is a null pointer */
-	if (lt != NULL && lt->kind == DT_TK_PTR && r->kind == DT_NODE_INT && r->value == 0)
+	/* an integer constant 0 is a null pointer (strings are char arrays to DTrace) */
+	if (lt != NULL && (lt->kind == DT_TK_PTR || lt->kind == DT_TK_ARRAY || lt->kind == DT_TK_STRING) &&
+	    r->kind == DT_NODE_INT && r->value == 0)
 		return true;
-	if (rt != NULL && rt->kind == DT_TK_PTR && l->kind == DT_NODE_INT && l->value == 0)
+	if (rt != NULL && (rt->kind == DT_TK_PTR || rt->kind == DT_TK_ARRAY || rt->kind == DT_TK_STRING) &&
+	    l->kind == DT_NODE_INT && l->value == 0)
 		return true;
 	if (!dt_node_is_pointer(l) || !dt_node_is_pointer(r))
 		return false;

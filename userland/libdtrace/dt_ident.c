@@ -218,6 +218,7 @@ static const struct {
 	{"DTRACEFLT_TUPOFLOW", DTRACEFLT_TUPOFLOW}, {"DTRACEFLT_BADSTACK", DTRACEFLT_BADSTACK},
 	{"DTRACEFLT_LIBRARY", DTRACEFLT_LIBRARY},
 	{"AF_INET", 2}, {"AF_INET6", 10},
+	{"NULL", 0}, /* an int, as in DTrace (sizeof (NULL) is 4) */
 };
 
 void
