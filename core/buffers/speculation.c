@@ -1,0 +1,322 @@
+/*
+ * core/buffers/speculation.c: speculative tracing, DTrace's state machine
+ * (drawn in buffer_impl.h), and the buffers' part of STATUS.
+ *
+ * speculation(), speculate(), commit() and discard() run in probe context on
+ * any CPU, concurrently, for the same speculation: its state word is the only
+ * thing CPUs share, and it changes only by compare-and-swap.  Each CPU
+ * touches only its own part of the speculation's per-CPU buffers.  A commit
+ * or discard copies or empties its own CPU's part at once; when other CPUs
+ * also hold records (ACTIVEMANY, or ACTIVEONE seen from a CPU that never
+ * speculated), the speculation enters COMMITTINGMANY or DISCARDING and
+ * dtrace_speculation_clean() -- fw's cleaner timer, outside probe context --
+ * finishes the job with a cross-call on each CPU and returns it to INACTIVE.
+ * No CPU can use the speculation meanwhile: speculate() refuses it and
+ * speculation() cannot hand it out, so its buffers are quiet.
+ *
+ * Bounded loops: each CAS loop retries only when another CPU moved the state,
+ * which can happen only a few times before the state needs the cleaner;
+ * commit's walks are bounded by the speculation buffer's size.
+ */
+#include "../dtrace_impl.h"
+
+dtrace_specid_t
+dtrace_speculation(dtrace_state_t *state)
+{
+	volatile uint64_t *stat = &state->dts_speculations_unavail;
+
+	for (int i = 0; i < state->dts_nspeculations; i++) {
+		dtrace_speculation_t *spec = &state->dts_speculations[i];
+		uint32_t current = dtrace_load_acquire32(&spec->dtsp_state);
+
+		if (current != DTRACESPEC_INACTIVE) {
+			/* a speculation being committed or discarded will free up */
+			if (current == DTRACESPEC_COMMITTINGMANY ||
+			    current == DTRACESPEC_COMMITTING || current == DTRACESPEC_DISCARDING)
+				stat = &state->dts_speculations_busy;
+			continue;
+		}
+		if (dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_ACTIVE) == current)
+			return (dtrace_specid_t)(i + 1);
+		/* another CPU took it first: try the next one */
+	}
+	dtrace_add64(stat, 1);
+	return 0;
+}
+
+dtrace_buffer_t *
+dtrace_speculation_buffer(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_specid_t which)
+{
+	dtrace_speculation_t *spec;
+	dtrace_buffer_t *buf;
+	uint32_t current, new;
+
+	if (which == 0)
+		return NULL;
+	if (which > (dtrace_specid_t)state->dts_nspeculations) {
+		dtrace_cpu_core[cpu].cpuc_flags |= DTRACE_CPUF_ILLOP;
+		return NULL;
+	}
+	spec = &state->dts_speculations[which - 1];
+	buf = &spec->dtsp_buffer[cpu];
+
+	do {
+		current = dtrace_load_acquire32(&spec->dtsp_state);
+		switch (current) {
+		case DTRACESPEC_ACTIVE:
+			new = DTRACESPEC_ACTIVEONE;
+			break;
+		case DTRACESPEC_ACTIVEONE:
+			/*
+			 * Records here mean we are the one CPU; none mean another
+			 * CPU is, and the speculation now spans several.
+			 */
+			if (buf->dtb_offset != 0)
+				return buf;
+			new = DTRACESPEC_ACTIVEMANY;
+			break;
+		case DTRACESPEC_ACTIVEMANY:
+			return buf;
+		default:
+			/* INACTIVE, or being committed or discarded */
+			return NULL;
+		}
+	} while (dtrace_cas32(&spec->dtsp_state, current, new) != current);
+	return buf;
+}
+
+/* Copy this CPU's speculative records into its principal buffer. */
+static void
+dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, dtrace_buffer_t *dest)
+{
+	uint64_t now, saddr;
+	intptr_t offs;
+
+	if ((offs = dtrace_buffer_reserve(dest, src->dtb_offset, sizeof(uint64_t), state, NULL)) < 0) {
+		/*
+		 * No room: a drop in the principal buffer, on top of the one
+		 * the reservation may have counted itself -- DTrace counts both.
+		 */
+		dtrace_buffer_drop(dest);
+		return;
+	}
+	if (src->dtb_offset == 0) {
+		dest->dtb_offset = (uint64_t)offs;
+		return;
+	}
+
+	/*
+	 * Records were written with the timestamp UINT64_MAX: give them the
+	 * commit time, so that the principal buffer stays in time order.
+	 */
+	now = dtrace_port_gethrtime();
+	for (saddr = 0; saddr + sizeof(dtrace_epid_t) <= src->dtb_offset;) {
+		dtrace_rechdr_t *dtrh = (dtrace_rechdr_t *)(void *)(src->dtb_tomax + saddr);
+		dtrace_epid_t epid = dtrh->dtrh_epid;
+		uint64_t size;
+
+		if (epid == DTRACE_EPIDNONE || epid > state->dts_necbs ||
+		    state->dts_ecbs[epid - 1] == NULL) {
+			saddr += sizeof(dtrace_epid_t);
+			continue;
+		}
+		size = state->dts_ecbs[epid - 1]->dte_size;
+		if (size < sizeof(dtrace_rechdr_t) || saddr + size > src->dtb_offset)
+			break;
+		DTRACE_RECORD_STORE_TIMESTAMP(dtrh, now);
+		saddr += size;
+	}
+
+	memcpy(dest->dtb_tomax + offs, src->dtb_tomax, src->dtb_offset);
+	dest->dtb_offset = (uint64_t)offs + src->dtb_offset;
+}
+
+void
+dtrace_speculation_commit(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_specid_t which)
+{
+	dtrace_speculation_t *spec;
+	dtrace_buffer_t *src, *dest;
+	uint32_t current, new = DTRACESPEC_INACTIVE;
+
+	if (which == 0)
+		return;
+	if (which > (dtrace_specid_t)state->dts_nspeculations) {
+		dtrace_cpu_core[cpu].cpuc_flags |= DTRACE_CPUF_ILLOP;
+		return;
+	}
+	spec = &state->dts_speculations[which - 1];
+	src = &spec->dtsp_buffer[cpu];
+	dest = &state->dts_buffer[cpu];
+
+	do {
+		current = dtrace_load_acquire32(&spec->dtsp_state);
+		if (current == DTRACESPEC_COMMITTINGMANY)
+			break; /* another CPU committed; ours is copied below */
+		switch (current) {
+		case DTRACESPEC_ACTIVE:
+			new = DTRACESPEC_COMMITTING;
+			break;
+		case DTRACESPEC_ACTIVEONE:
+			/* our records: the one CPU is us; else another CPU's
+			 * records wait for the cleaner */
+			new = src->dtb_offset != 0 ? DTRACESPEC_COMMITTING
+						   : DTRACESPEC_COMMITTINGMANY;
+			break;
+		case DTRACESPEC_ACTIVEMANY:
+			new = DTRACESPEC_COMMITTINGMANY;
+			break;
+		default:
+			/*
+			 * INACTIVE, DISCARDING, or COMMITTING by another CPU
+			 * (that can only be when we never speculated here, so
+			 * there is nothing of ours to copy).
+			 */
+			return;
+		}
+	} while (dtrace_cas32(&spec->dtsp_state, current, new) != current);
+
+	/* (even an empty commit reserves, aligning the principal buffer, as DTrace) */
+	dtrace_speculation_copy(state, src, dest);
+
+	/* Alone on this speculation: it is free again at once. */
+	if (current == DTRACESPEC_ACTIVE ||
+	    (current == DTRACESPEC_ACTIVEONE && new == DTRACESPEC_COMMITTING))
+		(void)dtrace_cas32(&spec->dtsp_state, DTRACESPEC_COMMITTING, DTRACESPEC_INACTIVE);
+
+	src->dtb_offset = 0;
+	/* drops of committed data count as speculation drops (STATUS) */
+	src->dtb_xamot_drops += src->dtb_drops;
+	src->dtb_drops = 0;
+}
+
+void
+dtrace_speculation_discard(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_specid_t which)
+{
+	dtrace_speculation_t *spec;
+	dtrace_buffer_t *buf;
+	uint32_t current, new;
+
+	if (which == 0)
+		return;
+	if (which > (dtrace_specid_t)state->dts_nspeculations) {
+		dtrace_cpu_core[cpu].cpuc_flags |= DTRACE_CPUF_ILLOP;
+		return;
+	}
+	spec = &state->dts_speculations[which - 1];
+	buf = &spec->dtsp_buffer[cpu];
+
+	do {
+		current = dtrace_load_acquire32(&spec->dtsp_state);
+		switch (current) {
+		case DTRACESPEC_ACTIVE:
+		case DTRACESPEC_ACTIVEMANY:
+			new = DTRACESPEC_DISCARDING;
+			break;
+		case DTRACESPEC_ACTIVEONE:
+			new = buf->dtb_offset != 0 ? DTRACESPEC_INACTIVE : DTRACESPEC_DISCARDING;
+			break;
+		default:
+			return;
+		}
+	} while (dtrace_cas32(&spec->dtsp_state, current, new) != current);
+
+	buf->dtb_offset = 0;
+	buf->dtb_drops = 0;
+}
+
+/* --- The cleaner ---------------------------------------------------------- */
+
+typedef struct dtrace_spec_xarg {
+	dtrace_state_t *dsx_state;
+	dtrace_cpuid_t dsx_cpu;
+} dtrace_spec_xarg_t;
+
+/* On one CPU, exclusive: finish its part of committing and discarding. */
+static void
+dtrace_speculation_clean_here(void *arg)
+{
+	dtrace_spec_xarg_t *xa = arg;
+	dtrace_state_t *state = xa->dsx_state;
+	dtrace_cpuid_t cpu = xa->dsx_cpu;
+
+	if (state->dts_buffer == NULL || state->dts_buffer[cpu].dtb_tomax == NULL)
+		return;
+	for (int i = 0; i < state->dts_nspeculations; i++) {
+		dtrace_speculation_t *spec = &state->dts_speculations[i];
+		dtrace_buffer_t *src = &spec->dtsp_buffer[cpu];
+		uint32_t current = dtrace_load_acquire32(&spec->dtsp_state);
+
+		if (src->dtb_tomax == NULL)
+			continue;
+		if (current == DTRACESPEC_DISCARDING) {
+			src->dtb_offset = 0;
+			continue;
+		}
+		if (current == DTRACESPEC_COMMITTINGMANY && src->dtb_offset != 0)
+			dtrace_speculation_commit(state, cpu, (dtrace_specid_t)(i + 1));
+	}
+}
+
+void
+dtrace_speculation_clean(dtrace_state_t *state)
+{
+	int work = 0;
+
+	if (state->dts_speculations == NULL)
+		return;
+	for (int i = 0; i < state->dts_nspeculations; i++) {
+		dtrace_speculation_t *spec = &state->dts_speculations[i];
+		uint32_t current = dtrace_load_acquire32(&spec->dtsp_state);
+
+		if (current != DTRACESPEC_DISCARDING && current != DTRACESPEC_COMMITTINGMANY)
+			continue;
+		/*
+		 * Only these are finished below: one that reaches those states
+		 * after this point waits for the next round, since a CPU may
+		 * still be adding to it before the cross-calls pass.
+		 */
+		spec->dtsp_cleaning = 1;
+		work++;
+	}
+	if (work == 0)
+		return;
+
+	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++) {
+		dtrace_spec_xarg_t xa = {state, c};
+
+		dtrace_port_xcall(c, dtrace_speculation_clean_here, &xa);
+	}
+
+	/* Every CPU has copied or emptied its part: the speculations are free. */
+	for (int i = 0; i < state->dts_nspeculations; i++) {
+		dtrace_speculation_t *spec = &state->dts_speculations[i];
+		uint32_t current;
+
+		if (!spec->dtsp_cleaning)
+			continue;
+		current = dtrace_load_acquire32(&spec->dtsp_state);
+		(void)dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_INACTIVE);
+		spec->dtsp_cleaning = 0;
+	}
+}
+
+/* --- STATUS ---------------------------------------------------------------- */
+
+void
+dtrace_buffer_status(dtrace_state_t *state, dtrace_status_t *st)
+{
+	uint32_t ncpus = dtrace_port_ncpus();
+
+	for (dtrace_cpuid_t c = 0; c < ncpus && state->dts_buffer != NULL; c++) {
+		if (state->dts_buffer[c].dtb_flags & DTRACEBUF_FULL)
+			st->dtst_filled++;
+		st->dtst_errors += state->dts_buffer[c].dtb_errors;
+	}
+	st->dtst_specdrops = 0;
+	for (int i = 0; i < state->dts_nspeculations && state->dts_speculations != NULL; i++) {
+		for (dtrace_cpuid_t c = 0; c < ncpus; c++)
+			st->dtst_specdrops += state->dts_speculations[i].dtsp_buffer[c].dtb_xamot_drops;
+	}
+	st->dtst_specdrops_busy = state->dts_speculations_busy;
+	st->dtst_specdrops_unavail = state->dts_speculations_unavail;
+}
