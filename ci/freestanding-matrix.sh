@@ -116,13 +116,15 @@ find_clang() {
 # The per-ISA code-generation flags.  Kernels keep FP/SIMD state out of
 # kernel code, so the core must not need it anywhere: x86_64 without
 # MMX/SSE, aarch64 with general registers only, riscv64 without F/D.  These
-# flags also make xxhash.h choose its scalar code.  Kernel triples get the
-# kernel code model; the Linux host is a shared library, hence -fPIC.
+# flags also make xxhash.h choose its scalar code.  aarch64 atomics are
+# inline: no -moutline-atomics helper calls into libgcc, which no kernel
+# links.  Kernel triples get the kernel code model; the Linux host is a
+# shared library, hence -fPIC.
 codegen_flags() {
 	local triple=$1 isa=${1%%-*} flags
 	case $isa in
 	x86_64) flags="-mno-mmx -mno-sse -mno-sse2 -msoft-float" ;;
-	aarch64) flags="-mgeneral-regs-only" ;;
+	aarch64) flags="-mgeneral-regs-only -mno-outline-atomics" ;;
 	riscv64) flags="-march=rv64imac -mabi=lp64 -mcmodel=medany" ;;
 	*)
 		fail "$triple: no code-generation flags for ISA '$isa'"

@@ -54,19 +54,50 @@ typedef struct dtrace_pops {
 	void (*dtps_destroy)(void *parg, dtrace_id_t id, void *parg_probe);
 } dtrace_pops_t;
 
+/*
+ * Register a provider.  `priv` is the DTRACE_PRIV_* a consumer needs to see
+ * its probes (DTRACE_PRIV_NONE: everyone with any DTrace privilege).  The
+ * name must be non-empty, start with a letter, '-', '_' or '.', and hold only
+ * letters, digits, '-', '_', '.' and '`'.  dtps_provide, dtps_enable,
+ * dtps_disable and dtps_destroy are required.  Returns 0 or DTRACE_EINVAL.
+ */
 int dtrace_register(const char *name, const dtrace_pattr_t *attr, uint32_t priv,
 		    const dtrace_pops_t *ops, void *parg, dtrace_provider_id_t *idp);
-/* Fails with DTRACE_EBUSY while any of the provider's probes is enabled. */
+/* The same for a provider acting for one user (pid, USDT): with
+ * DTRACE_PRIV_OWNER in priv only that uid (or a consumer holding
+ * DTRACE_PRIV_OWNER) sees its probes. */
+int dtrace_register_owned(const char *name, const dtrace_pattr_t *attr, uint32_t priv,
+			  uint32_t uid, const dtrace_pops_t *ops, void *parg,
+			  dtrace_provider_id_t *idp);
+/* Remove a provider and destroy its probes.  Fails with DTRACE_EBUSY while a
+ * consumer state is open (unless the provider was invalidated first) or any
+ * of its probes is enabled. */
 int dtrace_unregister(dtrace_provider_id_t id);
+/* Mark a provider defunct: its probes no longer match, so a later
+ * dtrace_unregister succeeds once their ECBs are gone. */
+void dtrace_invalidate(dtrace_provider_id_t id);
+/* Destroy every probe of the provider that is not enabled. */
+int dtrace_condense(dtrace_provider_id_t id);
 
 /* Create a probe; returns its id (never 0) or 0 when out of memory.  The
  * provider must hold no core lock; `aframes` is the number of artificial
  * stack frames between the probe site and dtrace_probe(). */
 dtrace_id_t dtrace_probe_create(dtrace_provider_id_t prov, const char *mod, const char *func,
 				const char *name, int aframes, void *parg_probe);
-/* Look a probe up by its full name; 0 when absent. */
+/* Look a probe up by its full name (NULL fields match anything); 0 when
+ * absent. */
 dtrace_id_t dtrace_probe_lookup(dtrace_provider_id_t prov, const char *mod, const char *func,
 				const char *name);
+/* The per-probe argument of one of the provider's probes, or NULL. */
+void *dtrace_probe_arg(dtrace_provider_id_t prov, dtrace_id_t id);
+/* Destroy one probe of the provider; DTRACE_EBUSY while it is enabled,
+ * DTRACE_ENOENT if it is not the provider's. */
+int dtrace_probe_destroy(dtrace_provider_id_t prov, dtrace_id_t id);
+
+/* Providers call this after creating probes outside a dtps_provide call
+ * (a module loaded, a process started): enablings that consumers have
+ * already made are matched against the new probes. */
+void dtrace_enabling_matchall(void);
 
 /* Fire probe `id`.  The one entry to probe context.  probe context: yes. */
 void dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,
@@ -77,9 +108,14 @@ void dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, u
 typedef struct dtrace_state dtrace_state_t;
 
 /* Open a consumer state.  `priv` and `uid` decide the privilege checks
- * (DTRACE_PRIV_* bits of dtrace_abi.h). */
+ * (DTRACE_PRIV_* bits of dtrace_abi.h): DTRACE_PRIV_NONE is refused with
+ * DTRACE_EACCES.  Every provider is first asked to provide its probes. */
 int dtrace_state_open(uint32_t priv, uint32_t uid, dtrace_state_t **statep);
+/* Close a state, stopping it first if it still runs (no END firing). */
 void dtrace_state_close(dtrace_state_t *state);
+/* Why the last DTRACE_CTL_ENABLE on this state failed (the DOF check or the
+ * ECB construction step that refused it), or NULL. */
+const char *dtrace_state_errmsg(const dtrace_state_t *state);
 
 /*
  * Perform control operation `cmd` (dtrace_ctl_t, the DTRACEIOC_* set) with
@@ -89,6 +125,14 @@ void dtrace_state_close(dtrace_state_t *state);
  * glue copies them in and out, the Linux host passes its own pointers.
  * Returns 0 or an errno value; *rv receives the operation's result value
  * where it has one (e.g. the number of matched probes for ENABLE).
+ *
+ * Errors as DTrace: DTRACE_ESRCH (no such provider/probe), DTRACE_EINVAL
+ * (bad argument, or DOF refused: see dtrace_state_errmsg), DTRACE_EBUSY
+ * (ENABLE after GO, snapshot of a ring/fill buffer before STOP), DTRACE_ENOENT
+ * (STATUS before GO, snapshot of a CPU without a buffer), DTRACE_E2BIG (DOF
+ * too large, buffers smaller than the reserve), DTRACE_ENOSPC (a needed
+ * buffer sized 0), DTRACE_EACCES (destructive actions without the
+ * destructive option), DTRACE_ENOTSUP (unknown cmd).
  */
 int dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv);
 

@@ -41,6 +41,27 @@ typedef struct dtrace_speculation dtrace_speculation_t;
 #include "dif/dif_impl.h"
 #include "buffers/buffer_impl.h"
 
+/* --- Small helpers shared by the core's files ------------------------------ */
+
+#define DTRACE_ROUNDUP(x, align) (((x) + ((align)-1)) & ~((uint64_t)(align)-1))
+/* Smallest y >= x with y % align == phase (align a power of two). */
+#define DTRACE_PHASEUP(x, align, phase)                                                            \
+	((phase) - (((phase) - (x)) & ~((uint64_t)(align)-1)))
+#define DTRACE_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define DTRACE_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Freestanding string helpers (core/framework.c): no libc in the core. */
+size_t dtrace_strlen(const char *s, size_t max);
+int dtrace_strcmp(const char *a, const char *b);
+/* Copy at most size - 1 bytes and always terminate; returns strlen(src). */
+size_t dtrace_strlcpy(char *dst, const char *src, size_t size);
+/* Duplicate into dtrace_port_zalloc() memory; free with dtrace_strfree(). */
+char *dtrace_strdup(const char *s);
+void dtrace_strfree(char *s);
+
+/* Log a message the consumer cannot see (port console). */
+void dtrace_log(const char *fmt, ...);
+
 /* --- Per-CPU core state ------------------------------------------------- */
 
 /*
@@ -66,10 +87,13 @@ typedef struct dtrace_speculation dtrace_speculation_t;
 	 DTRACE_CPUF_BADSTACK)
 
 typedef struct dtrace_cpu_core {
-	uint32_t cpuc_flags;	     /* DTRACE_CPUF_* */
-	uintptr_t cpuc_illval;	     /* faulting address or value */
-	uint64_t cpuc_rand[2];	     /* rand() state of this CPU */
-	uint64_t cpuc_recursion;     /* probes refused: CPU already in probe */
+	volatile uint32_t cpuc_flags; /* DTRACE_CPUF_* */
+	uintptr_t cpuc_illval;	      /* faulting address or value */
+	uint64_t cpuc_rand[2];	      /* rand() state of this CPU */
+	uint64_t cpuc_recursion;      /* probes refused: CPU already in probe */
+	uint64_t cpuc_error_illval;   /* arg5 of the ERROR probe now firing */
+	uint64_t cpuc_chillmark;      /* start of the current chill() interval */
+	uint64_t cpuc_chilled;	      /* ns chilled in that interval */
 } dtrace_cpu_core_t;
 
 /* Indexed by CPU id; allocated by dtrace_init() for dtrace_port_ncpus(). */
@@ -79,58 +103,147 @@ extern uint32_t dtrace_ncpus;
 /* Map CPU fault flags to the DTRACEFLT_* code of the ERROR probe. */
 uint64_t dtrace_fault_code(uint32_t cpuflags);
 
+/* Wait until no CPU is still inside a probe that began before the call. */
+void dtrace_sync(void);
+
+/* Probes refused because the port could not enter probe context. */
+extern volatile uint64_t dtrace_probes_refused;
+
 /* --- Providers and probes ----------------------------------------------- */
 
 typedef struct dtrace_provider {
 	char *dtpv_name;
 	dtrace_pattr_t dtpv_attr;
-	uint32_t dtpv_priv;
+	dtrace_ppriv_t dtpv_priv;    /* privilege needed to see its probes */
 	dtrace_pops_t dtpv_pops;
 	void *dtpv_arg;
 	uint32_t dtpv_nprobes;	     /* live probes */
-	uint32_t dtpv_nenabled;      /* enabled probes */
-	int dtpv_defunct;	     /* unregister pending */
+	uint64_t dtpv_defunct;	     /* gethrtime when invalidated, or 0 */
 	struct dtrace_provider *dtpv_next;
 } dtrace_provider_t;
 
 typedef struct dtrace_probe {
 	dtrace_id_t dtpr_id;
-	struct dtrace_ecb *dtpr_ecb;	  /* ECB chain walked in probe context */
-	struct dtrace_ecb *dtpr_ecb_last; /* tail, for appending */
-	void *dtpr_arg;			  /* provider's per-probe argument */
+	struct dtrace_ecb *volatile dtpr_ecb; /* ECB chain walked in probe context */
+	struct dtrace_ecb *dtpr_ecb_last;     /* tail, for appending */
+	void *dtpr_arg;			      /* provider's per-probe argument */
 	int dtpr_aframes;
+	uint64_t dtpr_gen;		      /* probe generation when created */
 	dtrace_provider_t *dtpr_provider;
 	char *dtpr_mod;
 	char *dtpr_func;
 	char *dtpr_name;
-	struct dtrace_probe *dtpr_nextmod, *dtpr_nextfunc, *dtpr_nextname; /* hash chains */
+	/* chains of the by-module, by-function and by-name hashes */
+	struct dtrace_probe *dtpr_nextmod, *dtpr_prevmod;
+	struct dtrace_probe *dtpr_nextfunc, *dtpr_prevfunc;
+	struct dtrace_probe *dtpr_nextname, *dtpr_prevname;
 } dtrace_probe_t;
 
-/* Probe table, indexed by id - 1; entries are NULL for destroyed probes. */
-extern dtrace_probe_t **dtrace_probes;
-extern dtrace_id_t dtrace_nprobes;
+/* Probe table, indexed by id - 1; entries are NULL for destroyed probes.
+ * Probe context reads both with acquire loads. */
+extern dtrace_probe_t **volatile dtrace_probes;
+extern volatile dtrace_id_t dtrace_nprobes;
+extern uint64_t dtrace_probegen;	/* bumped by every probe creation */
+
+/* All providers; the `dtrace` provider is first. */
+extern dtrace_provider_t *dtrace_providers;
+extern dtrace_provider_t *dtrace_provider_self; /* the `dtrace` provider */
 
 /* Probe ids of the `dtrace` provider. */
 extern dtrace_id_t dtrace_probeid_begin, dtrace_probeid_end, dtrace_probeid_error;
 
-/* Call fn for each probe matching desc (globs and empty fields as in D);
- * stop early when fn returns non-zero.  Returns the number matched. */
-int dtrace_match(const dtrace_probedesc_t *desc, uint32_t priv, uint32_t uid,
+/* Probe hashes and table (core/probe.c). */
+int dtrace_probe_tables_init(void);
+void dtrace_probe_tables_fini(void);
+dtrace_probe_t *dtrace_probe_lookup_id(dtrace_id_t id);
+void dtrace_probe_description(const dtrace_probe_t *probe, dtrace_probedesc_t *desc);
+/* Ask one provider (or all, prv == NULL) to provide probes matching desc;
+ * called with DTRACE_LOCK_PROVIDER held and FRAMEWORK not held. */
+void dtrace_probe_provide(const dtrace_probedesc_t *desc, dtrace_provider_t *prv);
+/* Remove a provider's probes from the tables (FRAMEWORK held); they are
+ * returned as a list through dtpr_nextmod for the caller to free after a
+ * dtrace_sync().  Only probes without ECBs are taken when `unenabled`. */
+dtrace_probe_t *dtrace_probe_unlink_provider(dtrace_provider_t *prov, bool unenabled);
+void dtrace_probe_free(dtrace_probe_t *probe);
+
+/*
+ * Matching (core/probe_match.c).  A probe key is a compiled description:
+ * each field is matched exactly, as a glob, or not at all (empty field).
+ */
+typedef int dtrace_probekey_f(const char *str, const char *pat, int depth);
+
+typedef struct dtrace_probekey {
+	const char *dtpk_prov;
+	dtrace_probekey_f *dtpk_pmatch;
+	const char *dtpk_mod;
+	dtrace_probekey_f *dtpk_mmatch;
+	const char *dtpk_func;
+	dtrace_probekey_f *dtpk_fmatch;
+	const char *dtpk_name;
+	dtrace_probekey_f *dtpk_nmatch;
+	dtrace_id_t dtpk_id;
+} dtrace_probekey_t;
+
+#define DTRACE_MATCH_FAIL (-1)
+#define DTRACE_MATCH_NEXT 0
+#define DTRACE_MATCH_DONE 1
+
+/* Deepest '*' recursion the glob matcher allows before giving up. */
+#define DTRACE_PROBEKEY_MAXDEPTH 8
+
+void dtrace_probekey(const dtrace_probedesc_t *desc, dtrace_probekey_t *key);
+/* The matchers a key uses: exact, glob, empty pattern, non-empty string. */
+dtrace_probekey_f dtrace_match_string, dtrace_match_globf, dtrace_match_nul,
+	dtrace_match_nonzero;
+/* >0 match, 0 no match, <0 error (pattern too deep). */
+int dtrace_match_probe(const dtrace_probe_t *probe, const dtrace_probekey_t *key, uint32_t priv,
+		       uint32_t uid);
+bool dtrace_match_priv(const dtrace_probe_t *probe, uint32_t priv, uint32_t uid);
+/* Call fn for each probe matching key, using the most selective hash; stop
+ * when fn returns DTRACE_MATCH_DONE or _FAIL.  Returns the number matched, or
+ * DTRACE_MATCH_FAIL. */
+int dtrace_match(const dtrace_probekey_t *key, uint32_t priv, uint32_t uid,
 		 int (*fn)(dtrace_probe_t *, void *), void *arg);
 /* Glob matching of one field with D's rules ('*', '?', '[...]', '\'). */
 bool dtrace_match_glob(const char *str, const char *pattern);
+/* Hash-table support for dtrace_match (core/probe.c). */
+int dtrace_probe_hash_count(int which, const char *str);
+dtrace_probe_t *dtrace_probe_hash_first(int which, const char *str);
+dtrace_probe_t *dtrace_probe_hash_next(int which, const dtrace_probe_t *probe);
+#define DTRACE_HASH_MOD 0
+#define DTRACE_HASH_FUNC 1
+#define DTRACE_HASH_NAME 2
 
 /* --- Actions and ECBs --------------------------------------------------- */
 
 typedef struct dtrace_action {
 	dtrace_actkind_t dta_kind;	   /* DTRACEACT_* or DTRACEAGG_* */
 	uint16_t dta_intuple;		   /* part of an aggregation key */
-	uint32_t dta_refcnt;
+	uint32_t dta_refcnt;		   /* ECBs sharing this action list */
 	dtrace_difo_t *dta_difo;	   /* its expression, or NULL */
 	dtrace_recdesc_t dta_rec;	   /* where and how it records */
 	struct dtrace_action *dta_prev;
 	struct dtrace_action *dta_next;
 } dtrace_action_t;
+
+/*
+ * An aggregating action.  The action is the first member so that the ECB's
+ * action list holds it like any other action; dtag_first..dtag_action are
+ * the key records followed by the aggregating action itself.
+ */
+typedef struct dtrace_aggregation {
+	dtrace_action_t dtag_action;	   /* the aggregating action: first */
+	dtrace_aggid_t dtag_id;		   /* aggregation id, dense from 1 */
+	uint16_t dtag_hasarg;		   /* last key action is the increment arg */
+	uint16_t dtag_pad;
+	uint64_t dtag_initial;		   /* initial value of the data */
+	struct dtrace_ecb *dtag_ecb;	   /* owning ECB */
+	dtrace_action_t *dtag_first;	   /* first action of the key tuple */
+	uint32_t dtag_base;		   /* record offset of the aggregation id */
+} dtrace_aggregation_t;
+
+/* DTRACE_COND_*: implicit predicates an ECB carries (privilege). */
+#define DTRACE_COND_OWNER 0x1	/* the thread's uid must be the state's */
 
 typedef struct dtrace_ecb {
 	dtrace_epid_t dte_epid;
@@ -142,13 +255,87 @@ typedef struct dtrace_ecb {
 	dtrace_action_t *dte_action_last;
 	uint64_t dte_uarg;		   /* compiler's per-ECB argument */
 	struct dtrace_state *dte_state;
-	dtrace_probe_t *dte_probe;
-	struct dtrace_ecb *dte_next;	   /* next on the probe's chain */
+	dtrace_probe_t *dte_probe;	   /* NULL: primed ECB of no probe */
+	struct dtrace_ecb *volatile dte_next; /* next on the probe's chain */
 	int dte_cond;			   /* DTRACE_COND_* this ECB requires */
 } dtrace_ecb_t;
 
-/* Aggregations are defined with the ECB code; repeated typedef as above. */
-typedef struct dtrace_aggregation dtrace_aggregation_t;
+/*
+ * Descriptions loaded from DOF (core/dof_load.c) and turned into ECBs for
+ * every matching probe (core/ecb/).  A description can be shared by several
+ * enablings (REPLICATE), hence the reference counts.
+ */
+typedef struct dtrace_actdesc {
+	dtrace_difo_t *dtad_difo;	   /* expression, or NULL */
+	struct dtrace_actdesc *dtad_next;
+	dtrace_actkind_t dtad_kind;
+	uint32_t dtad_ntuple;		   /* aggregations: actions in the key */
+	uint64_t dtad_arg;		   /* printf-like: (char *) of its string */
+	uint64_t dtad_uarg;
+	uint32_t dtad_refcnt;
+} dtrace_actdesc_t;
+
+typedef struct dtrace_ecbdesc {
+	dtrace_actdesc_t *dted_action;	   /* list of actions */
+	dtrace_difo_t *dted_pred;	   /* predicate, or NULL */
+	dtrace_probedesc_t dted_probe;	   /* probes it applies to */
+	uint64_t dted_uarg;
+	uint32_t dted_refcnt;
+} dtrace_ecbdesc_t;
+
+typedef struct dtrace_enabling {
+	dtrace_ecbdesc_t **dten_desc;
+	int dten_ndesc;
+	int dten_maxdesc;
+	struct dtrace_state *dten_state;
+	dtrace_ecbdesc_t *dten_current;	   /* description being matched */
+	int dten_error;			   /* errno from ECB creation */
+	uint64_t dten_probegen;		   /* probes older than this are done */
+	bool dten_primed;
+	struct dtrace_enabling *dten_next; /* retained enablings */
+	struct dtrace_enabling *dten_prev;
+} dtrace_enabling_t;
+
+/* Enablings (core/ecb/enabling.c).  FRAMEWORK held unless said. */
+dtrace_enabling_t *dtrace_enabling_create(struct dtrace_state *state);
+int dtrace_enabling_add(dtrace_enabling_t *enab, dtrace_ecbdesc_t *ep);
+void dtrace_enabling_destroy(dtrace_enabling_t *enab);
+int dtrace_enabling_retain(dtrace_enabling_t *enab);
+int dtrace_enabling_match(dtrace_enabling_t *enab, int *nmatched);
+int dtrace_enabling_replicate(struct dtrace_state *state, const dtrace_probedesc_t *match,
+			      const dtrace_probedesc_t *create);
+void dtrace_enabling_retract(struct dtrace_state *state);
+void dtrace_enabling_prime(struct dtrace_state *state);
+/* Give providers the chance to create probes named by retained enablings;
+ * PROVIDER held, FRAMEWORK not held. */
+void dtrace_enabling_provide(dtrace_provider_t *prv);
+void dtrace_ecbdesc_release(dtrace_ecbdesc_t *ep, struct dtrace_state *state);
+void dtrace_actdesc_release(dtrace_actdesc_t *act, struct dtrace_state *state);
+extern dtrace_enabling_t *dtrace_retained;
+
+/* Maximum retained enablings per state (illumos dtrace_retain_max). */
+#define DTRACE_RETAIN_MAX 1024
+/* Maximum actions in one action description section. */
+#define DTRACE_ACTIONS_MAX (16 * 1024)
+
+/* ECBs (core/ecb/ecb.c) and their actions (core/ecb/action.c). */
+dtrace_ecb_t *dtrace_ecb_create(struct dtrace_state *state, dtrace_probe_t *probe,
+				dtrace_enabling_t *enab);
+int dtrace_ecb_enable(dtrace_ecb_t *ecb);
+void dtrace_ecb_disable(dtrace_ecb_t *ecb);
+void dtrace_ecb_destroy(dtrace_ecb_t *ecb);
+int dtrace_ecb_action_add(dtrace_ecb_t *ecb, const dtrace_actdesc_t *desc);
+void dtrace_ecb_action_remove(dtrace_ecb_t *ecb);
+int dtrace_ecb_resize(dtrace_ecb_t *ecb);
+dtrace_ecb_t *dtrace_epid2ecb(struct dtrace_state *state, dtrace_epid_t epid);
+dtrace_aggregation_t *dtrace_aggid2agg(struct dtrace_state *state, dtrace_aggid_t id);
+/* Reset the "reuse the last ECB's action list" cache (see dtrace_ecb_create). */
+void dtrace_ecb_create_cache_reset(void);
+
+/* Format strings of printf-like actions (core/ecb/action.c). */
+uint16_t dtrace_format_add(struct dtrace_state *state, const char *str);
+void dtrace_format_remove(struct dtrace_state *state, uint16_t format);
+void dtrace_format_destroy(struct dtrace_state *state);
 
 /* --- Consumer state ----------------------------------------------------- */
 
@@ -163,35 +350,75 @@ typedef enum dtrace_activity {
 } dtrace_activity_t;
 
 struct dtrace_state {
-	volatile dtrace_activity_t dts_activity;
+	volatile uint32_t dts_activity;	   /* dtrace_activity_t, changed by CAS */
 	uint32_t dts_priv;		   /* DTRACE_PRIV_* of the opener */
 	uint32_t dts_uid;
 	dtrace_optval_t dts_options[DTRACEOPT_MAX];
-	int dts_destructive;		   /* destructive actions allowed */
+	int dts_destructive;		   /* some ECB uses destructive actions */
+	int dts_destructive_allowed;	   /* the destructive option is set */
+	int dts_speculates;		   /* some ECB speculates */
 	dtrace_vstate_t dts_vstate;	   /* variables and dynvars */
 	dtrace_buffer_t *dts_buffer;	   /* principal, one per CPU */
 	dtrace_buffer_t *dts_aggbuffer;    /* aggregation, one per CPU */
 	dtrace_ecb_t **dts_ecbs;	   /* by EPID - 1 */
-	dtrace_epid_t dts_necbs;
+	dtrace_epid_t dts_necbs;	   /* slots in dts_ecbs */
+	dtrace_epid_t dts_epid;		   /* next EPID to hand out */
+	uint32_t dts_needed;		   /* largest dte_needed of its ECBs */
 	dtrace_aggregation_t **dts_aggregations; /* by aggregation id - 1 */
-	dtrace_aggid_t dts_naggregations;
+	dtrace_aggid_t dts_naggregations;  /* slots in dts_aggregations */
 	dtrace_speculation_t *dts_speculations;
 	int dts_nspeculations;
 	char **dts_formats;		   /* printf-like format strings, by index - 1 */
 	int dts_nformats;
-	uint64_t dts_errors;		   /* ERROR-probe firings that could not record */
-	uint64_t dts_dblerrors;		   /* faults inside an ERROR-probe ECB */
+	int dts_nretained;		   /* retained enablings */
+	volatile uint64_t dts_errors;	   /* ERROR-probe firings that could not record */
+	volatile uint64_t dts_dblerrors;   /* faults inside an ERROR-probe ECB */
+	volatile uint64_t dts_stkstroverflows;
+	volatile uint64_t dts_speculations_busy;
+	volatile uint64_t dts_speculations_unavail;
 	uint64_t dts_reserve;		   /* bytes held back for END/ERROR */
-	uint64_t dts_laststatus;	   /* gethrtime of the last STATUS */
-	uint64_t dts_alive;		   /* consumer's last sign of life */
+	volatile uint64_t dts_laststatus;  /* gethrtime of the last STATUS */
+	volatile uint64_t dts_alive;	   /* consumer's last sign of life */
 	int dts_getf;
 	dtrace_cpuid_t dts_beganon;	   /* CPU that fired BEGIN */
 	dtrace_port_timer_t *dts_cleaner;  /* dynvar and speculation cleaner */
 	dtrace_port_timer_t *dts_deadman;
+	char dts_errmsg[160];		   /* why the last ENABLE was refused */
 	struct dtrace_state *dts_next;	   /* all open states */
 };
 
 /* All open states; changed with DTRACE_LOCK_FRAMEWORK held. */
 extern dtrace_state_t *dtrace_states;
+
+/* States (core/state.c). */
+int dtrace_state_option(dtrace_state_t *state, uint32_t option, dtrace_optval_t val);
+int dtrace_state_go(dtrace_state_t *state, dtrace_cpuid_t *cpu);
+int dtrace_state_stop(dtrace_state_t *state, dtrace_cpuid_t *cpu);
+
+/* DOF (core/dof_load.c).  The image is the core's private copy, `size`
+ * bytes long; a refusal writes the reason to state->dts_errmsg. */
+#define DTRACE_DOF_MAXSIZE (256 * 1024)
+#define DTRACE_DIFO_MAXSIZE (256 * 1024)
+int dtrace_dof_slurp(dof_hdr_t *dof, size_t size, dtrace_state_t *state,
+		     dtrace_enabling_t **enabp);
+int dtrace_dof_options(const dof_hdr_t *dof, dtrace_state_t *state);
+void dtrace_state_seterr(dtrace_state_t *state, const char *what, const char *detail);
+/* The DOF image of a state's options (DOFGET); free with dtrace_port_free. */
+dof_hdr_t *dtrace_dof_create(dtrace_state_t *state, size_t *sizep);
+
+/* --- Probe context (core/probe_fire.c) --------------------------------- */
+
+/* Fire probe `id` on CPU `cpu`, already inside probe context. */
+void dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t arg1,
+		       uint64_t arg2, uint64_t arg3, uint64_t arg4);
+/* The value of argument `ndx` of the firing probe (args beyond arg4 come
+ * from the provider or the port; arg5 of ERROR is the faulting address). */
+uint64_t dtrace_probe_getarg(dtrace_mstate_t *mstate, int ndx);
+/* Count an error on a counter shared between CPUs. */
+static inline void
+dtrace_error(volatile uint64_t *counter)
+{
+	dtrace_add64(counter, 1);
+}
 
 #endif /* DTRACE_CORE_DTRACE_IMPL_H */
