@@ -104,6 +104,8 @@ int isa_fp_walk(uintptr_t fp, uint64_t *pcs, int max);
 
 /* Return address of the frame whose frame pointer is fp; 0 if unreadable. */
 uint64_t isa_frame_return_address(uintptr_t fp);
+/* The caller's frame pointer saved in the frame fp; 0 if unreadable. */
+uintptr_t isa_frame_caller_fp(uintptr_t fp);
 
 /*
  * Breakpoints.  isa_breakpoint_insn gives the bytes that replace an

@@ -20,6 +20,17 @@ isa_frame_return_address(uintptr_t fp)
 	return r.fault ? 0 : r.value;
 }
 
+uintptr_t
+isa_frame_caller_fp(uintptr_t fp)
+{
+	isa_nofault_result_t r;
+
+	if (fp == 0 || (fp & 7) != 0)
+		return 0;
+	r = isa_nofault_load64(fp);
+	return r.fault ? 0 : (uintptr_t)r.value;
+}
+
 int
 isa_fp_walk(uintptr_t fp, uint64_t *pcs, int max)
 {

@@ -89,6 +89,9 @@ void linux_thread_refresh_execname(void);
 /* Registers of the context a probe interrupted, set by the signal handler
  * that fires it for the duration of dtrace_probe(); NULL otherwise. */
 extern LINUX_TLS const isa_regs_t *linux_trap_regs;
+/* Frame pointer of the function that called dtrace_port_probe_enter(),
+ * while the thread is in probe context; 0 otherwise. */
+extern LINUX_TLS uintptr_t linux_probe_fp;
 
 /* ---- Slots --------------------------------------------------------------- */
 

@@ -35,6 +35,7 @@
 
 static LINUX_TLS int32_t home_slot = -1;
 static LINUX_TLS bool home_owned;
+LINUX_TLS uintptr_t linux_probe_fp;
 LINUX_TLS int linux_pending_signal;
 LINUX_TLS bool linux_pending_stop;
 
@@ -156,6 +157,9 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 						     &expect, linux_self_id(),
 						     memory_order_acquire, memory_order_relaxed))
 		return false;
+	/* The frame of the core function entering probe context, for
+	 * stacks of directly called probes (stack.c). */
+	linux_probe_fp = isa_frame_caller_fp((uintptr_t)__builtin_frame_address(0));
 	*cpu = (dtrace_cpuid_t)home_slot;
 	*cookie_out = 0;
 	return true;
@@ -167,6 +171,7 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 	int sig;
 
 	(void)cookie;
+	linux_probe_fp = 0;
 	atomic_store_explicit(&linux_arena->la_slots[cpu].ls_busy, 0, memory_order_release);
 	/* Posted destructive actions take effect outside probe context. */
 	if (linux_pending_stop) {

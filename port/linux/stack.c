@@ -6,10 +6,13 @@
  * breakpoint) it publishes the interrupted registers in linux_trap_regs;
  * stacks then start at the interrupted PC and walk from its frame
  * pointer, and uregs[]/arguments come from those registers.  Otherwise
- * the probe was called directly (BEGIN/END on the consumer's thread, a
- * provider's function call) and the walk starts at this function's frame,
- * skipping itself and `aframes` frames: the core passes the provider's
- * artificial frames plus its own frames between dtrace_probe() and here.
+ * the probe was called directly (BEGIN on the consumer's thread, a
+ * provider's function call): dtrace_port_probe_enter() recorded the frame
+ * pointer of the core function that entered probe context (dtrace_probe),
+ * so the walk starts with the return address into the function that fired
+ * the probe, however deep the core's own calls go, and skips the provider's
+ * `aframes`.  Without that record (a call outside probe context) the walk
+ * starts at the caller of the port function.
  * Walks use frame pointers (the ISA module), every load nofault; this file
  * is built without sibling calls so each function here keeps its frame.
  * Probe context: yes.
@@ -18,20 +21,30 @@
 
 #define STACK_DEPTH_MAX 512 /* bound for depth-only walks */
 
-/* Walk the current thread's stack from here, dropping `skip` frames. */
+/*
+ * Walk the current thread's stack for a directly called probe, dropping
+ * `skip` frames after the first (see above).  noinline: its own frame is
+ * the anchor when there is no record.
+ */
 static int __attribute__((noinline))
-walk_from_here(uint64_t *pcs, int max, int skip)
+walk_direct(uint64_t *pcs, int max, int skip)
 {
 	uint64_t tmp[STACK_DEPTH_MAX];
+	uintptr_t fp = linux_probe_fp;
 	int n, i;
 
-	if (max <= 0)
+	if (fp == 0) {
+		/* tmp[0] is the port function's return address: skip it */
+		fp = (uintptr_t)__builtin_frame_address(0);
+		skip++;
+	}
+	if (skip < 0)
+		skip = 0;
+	if (max <= 0 || skip >= STACK_DEPTH_MAX)
 		return 0;
-	if (max + skip > STACK_DEPTH_MAX)
+	if (max > STACK_DEPTH_MAX - skip)
 		max = STACK_DEPTH_MAX - skip;
-	if (max <= 0)
-		return 0;
-	n = isa_fp_walk((uintptr_t)__builtin_frame_address(0), tmp, max + skip);
+	n = isa_fp_walk(fp, tmp, max + skip);
 	if (n <= skip)
 		return 0;
 	n -= skip;
@@ -64,8 +77,7 @@ dtrace_port_getpcstack(uint64_t *pcs, int max, int aframes)
 	if (rp != NULL)
 		n = walk_trap(rp, pcs, max);
 	else
-		/* skip walk_from_here's caller frame (this function) too */
-		n = walk_from_here(pcs, max, aframes + 1);
+		n = walk_direct(pcs, max, aframes);
 	for (i = n; i < max; i++)
 		pcs[i] = 0;
 	return n;
@@ -83,7 +95,7 @@ dtrace_port_getustack(uint64_t *pcs, int max)
 	if (rp != NULL)
 		n = walk_trap(rp, pcs + 1, max - 1);
 	else
-		n = walk_from_here(pcs + 1, max - 1, 1);
+		n = walk_direct(pcs + 1, max - 1, 0);
 	for (i = n + 1; i < max; i++)
 		pcs[i] = 0;
 	return n;
@@ -96,7 +108,7 @@ dtrace_port_getstackdepth(int aframes)
 
 	if (rp != NULL)
 		return walk_trap(rp, NULL, STACK_DEPTH_MAX);
-	return walk_from_here(NULL, STACK_DEPTH_MAX - aframes - 1, aframes + 1);
+	return walk_direct(NULL, STACK_DEPTH_MAX, aframes);
 }
 
 int
@@ -106,7 +118,7 @@ dtrace_port_getustackdepth(void)
 
 	if (rp != NULL)
 		return walk_trap(rp, NULL, STACK_DEPTH_MAX);
-	return walk_from_here(NULL, STACK_DEPTH_MAX - 1, 1);
+	return walk_direct(NULL, STACK_DEPTH_MAX, 0);
 }
 
 uint64_t
@@ -142,7 +154,7 @@ dtrace_port_caller(int aframes)
 
 	if (rp != NULL)
 		return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
-	if (walk_from_here(&pc, 1, aframes + 2) == 1)
+	if (walk_direct(&pc, 1, aframes + 1) == 1)
 		return pc;
 	return 0;
 }

@@ -6,7 +6,10 @@
  * the caller's return address, ustack starts with the pid, depth counts
  * agree, and uregs are unavailable.  Fired from a cpu timer's signal, the
  * stack starts at the interrupted PC, uregs[] holds that PC under one of
- * its indices, and args come from the argument registers.
+ * its indices, and args come from the argument registers.  In probe
+ * context entered by a function F (as dtrace_probe enters it), the stack
+ * starts at F's return address into the function that fired the probe,
+ * however deep below F it is taken, and aframes skips frames after that.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -35,6 +38,54 @@ static void __attribute__((noinline))
 outer(void)
 {
 	take_stacks();
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/* A probe context entered by fake_probe (the role of dtrace_probe), with
+ * the stack taken two calls deeper (the core's own functions). */
+static uint64_t in_pcs[8], in_ra, site_ra;
+static int in_n, in_n1;
+static uint64_t in_caller;
+
+static void __attribute__((noinline))
+deep2(void)
+{
+	uint64_t skip1[8];
+
+	in_n = dtrace_port_getpcstack(in_pcs, 8, 0);
+	in_n1 = dtrace_port_getpcstack(skip1, 8, 1);
+	in_caller = dtrace_port_caller(0);
+	if (in_n1 < 1 || skip1[0] != in_pcs[1])
+		in_n1 = -1;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void __attribute__((noinline))
+deep1(void)
+{
+	deep2();
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void __attribute__((noinline))
+fake_probe(void)
+{
+	dtrace_cpuid_t cpu;
+	uintptr_t cookie;
+
+	in_ra = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	if (!dtrace_port_probe_enter(&cpu, &cookie))
+		return;
+	deep1();
+	dtrace_port_probe_exit(cpu, cookie);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void __attribute__((noinline))
+probe_site(void)
+{
+	site_ra = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	fake_probe();
 	__asm__ __volatile__("" ::: "memory");
 }
 
@@ -81,6 +132,15 @@ main(void)
 		CHECK(pcs[i] == 0, "unused pcs zeroed");
 	dtrace_port_getreg(0, &ok);
 	CHECK(!ok, "no uregs outside an interrupted context");
+
+	CHECK(linux_arena_create((size_t)64 << 20) == 0, "arena");
+	linux_slots_init(0);
+	probe_site();
+	CHECK(in_n >= 2 && in_pcs[0] == in_ra && in_pcs[1] == site_ra,
+	      "probe-context stack starts at the firing function: n %d %#llx/%#llx", in_n,
+	      (unsigned long long)in_pcs[0], (unsigned long long)in_ra);
+	CHECK(in_n1 > 0, "aframes 1 skips the first frame");
+	CHECK(in_caller == site_ra, "caller is the firing function's caller");
 
 	CHECK(linux_cputimer_start(false, 2 * 1000000ULL, on_timer, NULL, &t) == 0, "timer");
 	for (i = 0; i < 100 && atomic_load(&fired) < 3; i++)
