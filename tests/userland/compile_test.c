@@ -8,66 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dt_compile.h"
-
-static const dtrace_probedesc_t probes[] = {
-	{1, "dtrace", "", "", "BEGIN"},
-	{2, "dtrace", "", "", "END"},
-	{3, "dtrace", "", "", "ERROR"},
-	{4, "syscall", "", "read", "entry"},
-	{5, "syscall", "", "read", "return"},
-	{6, "profile", "", "", "tick-1s"},
-};
-
-static int
-glob(const char *p, const char *s)
-{
-	if (*p == '\0')
-		return *s == '\0';
-	if (*p == '*')
-		return glob(p + 1, s) || (*s != '\0' && glob(p, s + 1));
-	if (*s != '\0' && (*p == '?' || *p == *s))
-		return glob(p + 1, s + 1);
-	return 0;
-}
-
-static int
-field(const char *p, const char *s)
-{
-	return *p == '\0' || glob(p, s);
-}
-
-static int
-fake_match(void *arg, const dtrace_probedesc_t *pd, dtrace_probedesc_t *first)
-{
-	int n = 0;
-	(void)arg;
-	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		const dtrace_probedesc_t *p = &probes[i];
-		if (field(pd->dtpd_provider, p->dtpd_provider) && field(pd->dtpd_mod, p->dtpd_mod) &&
-		    field(pd->dtpd_func, p->dtpd_func) && field(pd->dtpd_name, p->dtpd_name)) {
-			if (n++ == 0 && first != NULL)
-				*first = *p;
-		}
-	}
-	return n;
-}
-
-static int
-fake_arg(void *arg, dtrace_argdesc_t *a)
-{
-	(void)arg;
-	if (a->dtargd_id != 4) {
-		return -1;
-	}
-	if (a->dtargd_ndx > 2) {
-		a->dtargd_ndx = DTRACE_ARGNONE;
-		return 0;
-	}
-	static const char *t[] = {"int", "char *", "size_t"};
-	snprintf(a->dtargd_native, sizeof(a->dtargd_native), "%s", t[a->dtargd_ndx]);
-	return 0;
-}
+#include "compile_probes.h"
 
 static int failures, passes;
 
@@ -75,12 +16,24 @@ static dt_cprog_t *
 compile(const char *src, uint32_t flags)
 {
 	dt_copts_t o;
-	memset(&o, 0, sizeof(o));
-	o.flags = flags;
-	o.pspec = DTRACE_PROBESPEC_NAME;
-	o.ops.probe_match = fake_match;
-	o.ops.probe_arg = fake_arg;
+	ct_opts(&o, flags);
 	return dt_compile_string(src, &o);
+}
+
+/* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
+static dt_cprog_t *
+compile_file(const char *src, uint32_t flags)
+{
+	dt_copts_t o;
+	FILE *f = fmemopen((void *)src, strlen(src), "r");
+	dt_cprog_t *p;
+	ct_opts(&o, flags);
+	o.filename = "test.d";
+	if (f == NULL)
+		return NULL;
+	p = dt_compile_file(f, &o);
+	fclose(f);
+	return p;
 }
 
 #define CHECK(cond, ...)                                                                           \
@@ -105,17 +58,31 @@ expect_ok(const char *src)
 }
 
 static void
-expect_err(const char *src, const char *tag, const char *text)
+check_err(dt_cprog_t *p, const char *src, const char *tag, const char *text)
 {
-	dt_cprog_t *p = compile(src, 0);
 	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
 	if (p != NULL && p->err.failed) {
 		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
 		      dt_errtag_name(p->err.tag), tag, p->err.text);
 		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
 		      p->err.text, text);
+		CHECK(p->dof == NULL, "<%s>: no DOF on failure", src);
 	}
 	dt_cprog_free(p);
+}
+
+/* A script (dtrace -s): the error with its line number. */
+static void
+expect_err(const char *src, const char *tag, const char *text)
+{
+	check_err(compile_file(src, 0), src, tag, text);
+}
+
+/* A command-line program (dtrace -n): no line, the region instead. */
+static void
+expect_err_str(const char *src, uint32_t flags, const char *tag, const char *text)
+{
+	check_err(compile(src, flags), src, tag, text);
 }
 
 static void
@@ -158,10 +125,7 @@ test_first_program(void)
 static void
 test_disassembly(void)
 {
-	dt_copts_t o;
-	memset(&o, 0, sizeof(o));
-	o.ops.probe_match = fake_match;
-	dt_cprog_t *p = dt_compile_string("BEGIN { x = 1 + 2; trace(x); }", &o);
+	dt_cprog_t *p = compile("BEGIN { x = 1 + 2; trace(x); }", 0);
 	CHECK(p && !p->err.failed, "disassembly program: %s", p->err.text);
 	char *buf = NULL;
 	size_t len = 0;
@@ -175,11 +139,140 @@ test_disassembly(void)
 	dt_cprog_free(p);
 }
 
+/* Count ECBs with a predicate, and find the ECB's description text. */
+static int
+ecb_has_pred(const dt_cprog_t *p, size_t i)
+{
+	const dof_hdr_t *h = p->dof;
+	const dof_sec_t *sec = (const dof_sec_t *)((const char *)p->dof + h->dofh_secoff);
+	size_t n = 0;
+	for (uint32_t s = 0; s < h->dofh_secnum; s++) {
+		if (sec[s].dofs_type != DOF_SECT_ECBDESC)
+			continue;
+		if (n++ == i) {
+			const dof_ecbdesc_t *e = (const void *)((const char *)p->dof + sec[s].dofs_offset);
+			return e->dofe_pred != DOF_SECIDX_NONE;
+		}
+	}
+	return -1;
+}
+
+static void
+test_if_else(void)
+{
+	/* DTrace's sub-clauses: ERROR hook, reset, block, cond, then, cond, else, block */
+	dt_cprog_t *p = compile("BEGIN { x = 1; if (x > 0) { trace(1); } else { trace(2); } trace(3); }", 0);
+	CHECK(p && !p->err.failed, "if/else: %s", p->err.text);
+	CHECK(p->necbs == 8, "if/else makes 8 ECBs, got %zu", p->necbs);
+	if (p->necbs == 8) {
+		static const int pred[8] = {0, 0, 0, 1, 1, 1, 1, 1};
+		CHECK(strcmp(p->descs[p->ecbs[0].desc].text, "dtrace:::ERROR") == 0, "first ECB is dtrace:::ERROR");
+		for (size_t i = 1; i < 8; i++)
+			CHECK(strcmp(p->descs[p->ecbs[i].desc].text, "BEGIN") == 0, "ECB %zu is on BEGIN", i);
+		for (size_t i = 0; i < 8; i++)
+			CHECK(ecb_has_pred(p, i) == pred[i], "ECB %zu predicate %d", i, ecb_has_pred(p, i));
+	}
+	dt_cprog_free(p);
+
+	/* the ERROR clause is added once per program; a clause with no if is left alone */
+	p = compile("BEGIN { if (1) trace(1); } END { if (1) trace(2); } tick-1s { trace(3); }", 0);
+	CHECK(p && !p->err.failed, "two ifs: %s", p->err.text);
+	int nerr = 0;
+	for (size_t i = 0; i < p->necbs; i++)
+		nerr += strcmp(p->descs[p->ecbs[i].desc].text, "dtrace:::ERROR") == 0;
+	CHECK(nerr == 1, "one dtrace:::ERROR clause, got %d", nerr);
+	CHECK(p->necbs == 1 + 3 + 3 + 1, "ECBs: %zu", p->necbs);
+	dt_cprog_free(p);
+
+	/* conditions are typed like any expression */
+	expect_err("BEGIN { if (@a) trace(1); }", "D_OP_SCALAR",
+		   "line 1: operator && requires operands of scalar type");
+	expect_err("BEGIN {\n\tif (x) trace(1);\n}", "D_IDENT_UNDEF",
+		   "line 2: failed to resolve x: Unknown variable name");
+}
+
+/* Errors as DTrace words them for scripts and for -n programs. */
+static void
+test_error_forms(void)
+{
+	/* -n: no line numbers; the region being checked is named instead */
+	expect_err_str("BEGIN { x = y; }", DT_C_PSPEC, "D_IDENT_UNDEF",
+		       "in action list: failed to resolve y: Unknown variable name");
+	expect_err_str("BEGIN /y/ { trace(1); }", DT_C_PSPEC, "D_IDENT_UNDEF",
+		       "in predicate: failed to resolve y: Unknown variable name");
+	expect_err_str("BEGIN { x = ; }", DT_C_PSPEC, "D_SYNTAX", "syntax error near \";\"");
+	expect_err_str("BEGIN { trace(1)", DT_C_PSPEC, "D_SYNTAX", "syntax error near end of input");
+	expect_err_str("nosuch:::x { trace(1); }", DT_C_PSPEC, "D_PDESC_ZERO",
+		       "probe description nosuch:::x does not match any probes");
+	expect_err_str("BEGIN { printf(\"%d\"); }", DT_C_PSPEC, "D_PRINTF_ARG_PROTO",
+		       "printf( ) prototype mismatch: conversion #1 (%d) is missing a corresponding value argument");
+	expect_err_str("BEGIN /1/", DT_C_PSPEC, "D_SYNTAX",
+		       "expected actions { } following probe description and predicate");
+	expect_err_str("BEGIN { x = y; }", DT_C_PSPEC | DT_C_ETAGS, "D_IDENT_UNDEF",
+		       "[D_IDENT_UNDEF] in action list: failed to resolve y: Unknown variable name");
+	/* a bare description is a clause on the command line, an error in a script */
+	dt_cprog_t *p = compile("BEGIN", DT_C_PSPEC);
+	CHECK(p && !p->err.failed && p->necbs == 1 && p->nacts == 0, "dtrace -n BEGIN: %s", p->err.text);
+	dt_cprog_free(p);
+	expect_err("BEGIN\n", "D_SYNTAX", "line 1: expected predicate and/or actions following probe description");
+	expect_err("BEGIN\n/1/\n", "D_SYNTAX",
+		   "line 2: expected actions { } following probe description and predicate");
+	expect_err("BEGIN {\n\tx = ;\n}", "D_SYNTAX", "line 2: syntax error near \";\"");
+	expect_err("BEGIN\n{\n\ttrace(1)\n", "D_SYNTAX", "line 4: syntax error near end of input");
+
+	/* DTrace checks only the last macro argument for use */
+	dt_copts_t o;
+	char *argv2[] = {"x.d", "1", "2"};
+	ct_opts(&o, 0);
+	o.argc = 3;
+	o.argv = argv2;
+	p = dt_compile_string("BEGIN { trace($2); }", &o);
+	CHECK(p && !p->err.failed, "$2 alone with two arguments: %s", p->err.text);
+	dt_cprog_free(p);
+	p = dt_compile_string("BEGIN { trace($1); }", &o);
+	check_err(p, "$1 of two", "D_MACRO_UNUSED", "extraneous argument '2' ($2 is not referenced)");
+	o.flags = DT_C_ARGREF;
+	p = dt_compile_string("BEGIN { trace($1); }", &o);
+	CHECK(p && !p->err.failed, "argref: %s", p->err.text);
+	dt_cprog_free(p);
+}
+
+/* Clauses are typed once per probe description, in its probe's context. */
+static void
+test_clause_contexts(void)
+{
+	/* read:return has no argument types; read:entry has three */
+	expect_err("syscall::read:return, syscall::read:entry { trace(args[5]); }", "D_ARGS_IDX",
+		   "line 1: index 5 is out of range for syscall::read:entry args[ ]");
+	dt_cprog_t *p = compile("syscall::read:entry, syscall::read:return { trace(args[1]); }", 0);
+	CHECK(p && !p->err.failed && p->necbs == 2, "two contexts: %s", p->err.text);
+	dt_cprog_free(p);
+
+	/* the actions are typed before the predicate, as in DTrace */
+	p = compile("BEGIN /x == 0/ { exit(x++); }", 0);
+	CHECK(p && !p->err.failed, "predicate after actions: %s", p->err.text);
+	dt_cprog_free(p);
+	p = compile("BEGIN /(y = 1) != 0/ { trace(y); }", 0);
+	CHECK(p && !p->err.failed, "predicate first on retry: %s", p->err.text);
+	dt_cprog_free(p);
+
+	/* clause-local variables are the program's: one type across clauses */
+	expect_err("BEGIN { this->x = 1; }\nEND { this->x = \"s\"; }", "D_OP_INCOMPAT",
+		   "line 2: operands have incompatible types: \"int\" = \"string\"");
+	/* inlines are copied at each use (a shared node would link two argument lists) */
+	p = compile("inline int K = 7; BEGIN { printf(\"%d %d\\n\", K, K); trace(K + K); }", 0);
+	CHECK(p && !p->err.failed && p->nacts == 3, "inline used twice: %s", p->err.text);
+	dt_cprog_free(p);
+}
+
 int
 main(void)
 {
 	test_first_program();
 	test_disassembly();
+	test_if_else();
+	test_error_forms();
+	test_clause_contexts();
 
 	expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
 		  "syscall::read:return /self->ts/ { @a[execname] = quantize(timestamp - self->ts); self->ts = 0; }");
@@ -199,7 +292,7 @@ main(void)
 	expect_err("BEGIN { trace(offsetof(struct s, c)); }", "D_OFFSETOF_TYPE",
 		   "line 1: offsetof operand must be a struct or union type");
 	expect_err("BEGIN\n{\n\ttrace(y);\n}", "D_IDENT_UNDEF", "line 3: failed to resolve y: Unknown variable name");
-	expect_err("BEGIN { trace(1) ", "D_SYNTAX", "line 1: syntax error");
+	expect_err("BEGIN { trace(1) ", "D_SYNTAX", "line 1: syntax error near end of input");
 	expect_err("nosuch:::probe { trace(1); }", "D_PDESC_ZERO",
 		   "line 1: probe description nosuch:::probe does not match any probes");
 	expect_err("BEGIN { @a = count(); @a = sum(1); }", "D_AGG_REDEF",
@@ -223,6 +316,7 @@ main(void)
 	expect_err("#pragma D bogus\nBEGIN {}", "D_PRAGMA_INVAL", "line 1: invalid control directive: #pragma bogus");
 	expect_err("BEGIN { trace($1); }", "D_MACRO_UNDEF", "line 1: macro argument $1 is not defined");
 	expect_err("", "D_EMPTY", "line 1: empty D program translation unit");
+	expect_err_str("", 0, "D_EMPTY", "empty D program translation unit");
 	expect_err("BEGIN { x = 1; x = \"s\"; }", "D_OP_INCOMPAT",
 		   "line 1: operands have incompatible types: \"int\" = \"string\"");
 	expect_err("syscall::read:entry { trace(args[5]); }", "D_ARGS_IDX",

@@ -270,6 +270,14 @@ static const char *const corpus[] = {
 	"BEGIN { x = 1; x; 1 + 2; }",
 	"BEGIN { }",
 	"BEGIN, END, syscall::read:* { trace(probename); }",
+	/* if/else: sub-clauses with condition variables */
+	"BEGIN { x = 1; if (x > 0) { trace(1); } else { trace(2); } trace(3); }",
+	"BEGIN /pid != 0/ { if (pid > 1) trace(pid); }",
+	"BEGIN, syscall::read:entry { if (arg0) { if (arg1) { @a = count(); } else { @b = sum(1); } } else printf(\"no\\n\"); }",
+	"BEGIN { if (execname == \"x\") { this->s = \"a\"; } else if (execname == \"y\") { this->s = \"b\"; } else {} }",
+	"BEGIN { if (1) {} } BEGIN { if (0) ; else trace(1); }",
+	/* clauses typed per probe description */
+	"syscall::read:entry, syscall::read:return { trace(args[0]); }",
 	/* macro arguments and pragmas */
 	"#pragma D option quiet\n#pragma D option bufsize=4m\nBEGIN { trace($pid); trace($$ppid); }",
 };

@@ -686,12 +686,9 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 static void
 dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 {
-	dt_node_t *e;
+	dt_node_t *e = s->left;
 
-	if (s->kind == DT_NODE_IF)
-		dnerror(pcb, s, D_SYNTAX, "if statements are not supported by this compiler yet");
 	al->stmt++;
-	e = s->left = dt_cook(pcb, s->left, DT_IDFLG_REF);
 	if (e->kind == DT_NODE_AGG) {
 		if (al->spec)
 			dnerror(pcb, e, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
@@ -719,12 +716,13 @@ dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 	dt_act_add(al, DTRACEACT_DIFEXPR, dp);
 }
 
-/* Load the argument types of the first probe matching pd. */
+/* Load the argument types of the first probe matching the description. */
 static void
-dt_set_context(dt_pcb_t *pcb, dtrace_probedesc_t *pd, dtrace_probedesc_t *first, bool matched)
+dt_set_context(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first, bool matched)
 {
 	const dt_cops_t *ops = &pcb->opts->ops;
-	pcb->ctx_pd = pd;
+	pcb->ctx_pdbuf = *pd;
+	pcb->ctx_pd = &pcb->ctx_pdbuf;
 	pcb->ctx_argc = -1;
 	pcb->ctx_args = NULL;
 	if (!matched || ops->probe_arg == NULL)
@@ -747,102 +745,177 @@ dt_set_context(dt_pcb_t *pcb, dtrace_probedesc_t *pd, dtrace_probedesc_t *first,
 	pcb->ctx_args = args;
 }
 
-static void
-dt_desc_record(dt_pcb_t *pcb, dt_node_t *pn, dtrace_probedesc_t *pd, int clause, int matched)
+void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
+
+/*
+ * Match a probe description the first time a clause uses it and record it
+ * in prog->descs (with its first matching probe, whose arguments type
+ * args[]); return its index.  Sub-clauses of one if/else share descriptions.
+ */
+static int
+dt_desc_match(dt_pcb_t *pcb, dt_node_t *pn, int clause)
 {
+	const dt_cops_t *ops = &pcb->opts->ops;
 	dt_cprog_t *prog = pcb->prog;
+	dtrace_probedesc_t pd, first;
+	int matched = 1;
+
+	if (pn->desc1 != 0)
+		return pn->desc1 - 1;
+	pcb->lineno = pn->line;
+	dt_pdesc_resolve(pcb, pn, &pd);
+	memset(&first, 0, sizeof(first));
+	if (ops->probe_match != NULL) {
+		matched = ops->probe_match(ops->arg, &pd, &first);
+		if (matched < 0)
+			matched = 0;
+	} else {
+		first = pd;
+	}
+	if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS))
+		dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %s:%s:%s:%s does not match any probes",
+			 pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name);
+
 	dt_cdesc_t *d = realloc(prog->descs, (prog->ndescs + 1) * sizeof(*d));
 	if (d == NULL)
 		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
 	prog->descs = d;
-	d[prog->ndescs].pd = *pd;
+	d[prog->ndescs].pd = pd;
 	d[prog->ndescs].text = strdup(pn->string);
 	d[prog->ndescs].matched = matched;
 	d[prog->ndescs].line = pn->line;
 	d[prog->ndescs].clause = clause;
-	prog->ndescs++;
+	if (prog->ndescs >= pcb->descfirst_cap) {
+		size_t cap = pcb->descfirst_cap ? pcb->descfirst_cap * 2 : 16;
+		dtrace_probedesc_t *f = dt_zalloc(pcb, cap * sizeof(*f));
+		if (prog->ndescs > 0)
+			memcpy(f, pcb->descfirst, prog->ndescs * sizeof(*f));
+		pcb->descfirst = f;
+		pcb->descfirst_cap = cap;
+	}
+	pcb->descfirst[prog->ndescs] = first;
+	pn->desc1 = (int)++prog->ndescs;
+	return pn->desc1 - 1;
 }
 
-void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
+static void
+dt_cook_stmts(dt_pcb_t *pcb, dt_node_t *stmts)
+{
+	pcb->region = "action list";
+	for (dt_node_t *s = stmts; s != NULL; s = s->list)
+		s->left = dt_cook(pcb, s->left, DT_IDFLG_REF);
+	pcb->region = NULL;
+}
+
+/*
+ * Type a clause (a private copy) in the current probe context, in DTrace's
+ * order: the actions first, then the predicate, so an action may create a
+ * variable the predicate reads; but if the actions use a variable only the
+ * predicate creates, cook the predicate first and the actions again.
+ */
+static void
+dt_cook_clause(dt_pcb_t *pcb, dt_node_t *c)
+{
+	jmp_buf outer;
+	dt_node_t *pred0 = NULL, *acts0 = NULL;
+	volatile bool retry = false;
+
+	if (c->pred != NULL) {
+		pred0 = dt_node_copy_list(pcb, c->pred);
+		acts0 = dt_node_copy_list(pcb, c->args);
+		memcpy(outer, pcb->jmp, sizeof(jmp_buf));
+		if (setjmp(pcb->jmp) != 0) {
+			memcpy(pcb->jmp, outer, sizeof(jmp_buf));
+			if (pcb->prog->err.tag != D_IDENT_UNDEF && pcb->prog->err.tag != D_VAR_UNDEF)
+				longjmp(pcb->jmp, 1);
+			memset(&pcb->prog->err, 0, sizeof(pcb->prog->err));
+			c->pred = pred0;
+			c->args = acts0;
+			retry = true;
+		}
+	}
+	if (!retry) {
+		dt_cook_stmts(pcb, c->args);
+		if (c->pred != NULL)
+			memcpy(pcb->jmp, outer, sizeof(jmp_buf));
+	}
+	if (c->pred != NULL) {
+		pcb->region = "predicate";
+		dt_node_t *p = c->pred = dt_cook(pcb, c->pred, DT_IDFLG_REF);
+		if ((!dt_node_is_scalar(p) && !dt_node_is_string(p)) || dt_node_is_actfunc(p) ||
+		    p->kind == DT_NODE_AGG)
+			dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
+		pcb->region = NULL;
+	}
+	if (retry)
+		dt_cook_stmts(pcb, c->args);
+}
+
+typedef struct dt_ecbs {
+	struct dt_ecb_out *v;
+	int n, cap;
+} dt_ecbs_t;
+
+/* One ECB: the (sub-)clause typed and compiled for one probe description. */
+static void
+dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clause)
+{
+	dt_cprog_t *prog = pcb->prog;
+	dt_node_t c;
+	dt_actlist_t al;
+	dt_difo_t *pred = NULL;
+
+	memset(&c, 0, sizeof(c));
+	c.pred = dt_node_copy_list(pcb, sub->pred);
+	c.args = dt_node_copy_list(pcb, sub->args);
+	pcb->lineno = prog->descs[desc].line;
+	pcb->in_clause = true;
+	dt_set_context(pcb, &prog->descs[desc].pd, &pcb->descfirst[desc], prog->descs[desc].matched > 0);
+	dt_cook_clause(pcb, &c);
+
+	if (c.pred != NULL)
+		pred = dt_expr_difo(pcb, c.pred, "predicate");
+	memset(&al, 0, sizeof(al));
+	al.pcb = pcb;
+	for (dt_node_t *s = c.args; s != NULL; s = s->list)
+		dt_compile_stmt(pcb, &al, s);
+	pcb->in_clause = false;
+
+	if (out->n == out->cap) {
+		int cap = out->cap ? out->cap * 2 : 8;
+		struct dt_ecb_out *ne = dt_zalloc(pcb, (size_t)cap * sizeof(*ne));
+		if (out->n > 0)
+			memcpy(ne, out->v, (size_t)out->n * sizeof(*ne));
+		out->v = ne;
+		out->cap = cap;
+	}
+	struct dt_ecb_out *e = &out->v[out->n++];
+	e->pd = prog->descs[desc].pd;
+	e->pred = pred;
+	e->acts = al.a;
+	e->nacts = al.n;
+	e->desc = desc;
+	e->clause = clause;
+}
 
 void
 dt_compile_program(dt_pcb_t *pcb)
 {
-	struct dt_ecb_out *ecbs = NULL;
-	int necbs = 0, cap = 0, clause = 0;
-	const dt_cops_t *ops = &pcb->opts->ops;
+	dt_ecbs_t ecbs;
+	int clause = 0;
 
-	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list, clause++) {
-		dt_actlist_t al;
-		dt_difo_t *pred = NULL;
-		int firstdesc = (int)pcb->prog->ndescs;
-		dtrace_probedesc_t first;
-		bool have_first = false;
-
-		memset(&first, 0, sizeof(first));
-		/* match every description of the clause */
-		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
-			dtrace_probedesc_t pd, fp;
-			int matched = 1;
-			pcb->lineno = pn->line;
-			dt_pdesc_resolve(pcb, pn, &pd);
-			memset(&fp, 0, sizeof(fp));
-			if (ops->probe_match != NULL) {
-				matched = ops->probe_match(ops->arg, &pd, &fp);
-				if (matched < 0)
-					matched = 0;
-			} else {
-				fp = pd;
-			}
-			if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS))
-				dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %s:%s:%s:%s does not match any probes",
-					 pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name);
-			if (matched > 0 && !have_first) {
-				first = fp;
-				have_first = true;
-			}
-			dt_desc_record(pcb, pn, &pd, clause, matched);
-		}
-
-		/* type and compile the clause once, in the first probe's context */
-		memset(&pcb->locals, 0, sizeof(pcb->locals));
-		pcb->locals.nextid = DIF_VAR_OTHER_UBASE;
-		pcb->in_clause = true;
-		dt_set_context(pcb, &pcb->prog->descs[firstdesc].pd, &first, have_first);
-		if (c->pred != NULL) {
-			pcb->region = "predicate";
-			dt_node_t *p = c->pred = dt_cook(pcb, c->pred, DT_IDFLG_REF);
-			if (!dt_node_is_scalar(p) && !dt_node_is_string(p))
-				dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
-			if (dt_node_is_actfunc(p) || p->kind == DT_NODE_AGG)
-				dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
-			pred = dt_expr_difo(pcb, p, "predicate");
-		}
-		pcb->region = "action list";
-		memset(&al, 0, sizeof(al));
-		al.pcb = pcb;
-		for (dt_node_t *s = c->args; s != NULL; s = s->list)
-			dt_compile_stmt(pcb, &al, s);
-		pcb->region = NULL;
-		pcb->in_clause = false;
-
-		for (int d = firstdesc; d < (int)pcb->prog->ndescs; d++) {
-			if (necbs == cap) {
-				cap = cap ? cap * 2 : 8;
-				struct dt_ecb_out *ne = dt_zalloc(pcb, (size_t)cap * sizeof(*ne));
-				if (necbs > 0)
-					memcpy(ne, ecbs, (size_t)necbs * sizeof(*ne));
-				ecbs = ne;
-			}
-			struct dt_ecb_out *e = &ecbs[necbs++];
-			e->pd = pcb->prog->descs[d].pd;
-			e->pred = pred;
-			e->acts = al.a;
-			e->nacts = al.n;
-			e->desc = d;
-			e->clause = clause;
+	memset(&ecbs, 0, sizeof(ecbs));
+	/*
+	 * Each clause (after if/else became sub-clauses) is typed and
+	 * compiled once per probe description, in that description's probe
+	 * context, as DTrace does: args[] may differ between descriptions.
+	 */
+	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
+		for (dt_node_t *sub = dt_sugar(pcb, c); sub != NULL; sub = sub->list, clause++) {
+			for (dt_node_t *pn = sub->pdescs; pn != NULL; pn = pn->list)
+				dt_compile_one(pcb, &ecbs, sub, dt_desc_match(pcb, pn, clause), clause);
 		}
 	}
 	pcb->prog->nclauses = clause;
-	dt_dof_build(pcb, ecbs, necbs);
+	dt_dof_build(pcb, ecbs.v, ecbs.n);
 }

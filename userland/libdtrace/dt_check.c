@@ -588,8 +588,16 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_node_type_assign(c, idp->type);
 			return c;
 		}
-		case DT_IDENT_INLINE:
-			return idp->inline_expr;
+		case DT_IDENT_INLINE: {
+			/* each use is a private copy, converted to the declared type */
+			dt_node_t *e = dt_node_copy_list(pcb, idp->inline_expr);
+			e->line = n->line;
+			if (dt_type_compat(e->type, idp->type))
+				return e;
+			dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);
+			cast->line = n->line;
+			return dt_cook(pcb, cast, idflags);
+		}
 		case DT_IDENT_SCALAR:
 			n->kind = DT_NODE_VAR;
 			n->ident = idp;

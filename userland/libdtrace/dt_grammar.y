@@ -40,6 +40,8 @@ typedef struct dt_yyval {
 %code provides {
 int dt_yylex(DT_YYSTYPE *lval, void *scanner);
 void dt_yyerror(dt_pcb_t *pcb, const char *msg);
+const char *dt_lex_text(dt_pcb_t *pcb);
+int dt_lex_lineno(dt_pcb_t *pcb);
 }
 
 %define api.pure full
@@ -148,14 +150,15 @@ xlator_member:
 
 probe_definition:
 		probe_specifiers {
-			if (!(pcb->cflags & DT_C_PSPEC))
-				dt_error(pcb, 0, D_SYNTAX, "probe description %s must be followed by / or {", $1->string);
+			/* a bare description is a clause only on the command line (dtrace -n BEGIN) */
+			if (pcb->fromfile)
+				dnerror(pcb, $1, D_SYNTAX,
+					"expected predicate and/or actions following probe description");
 			dt_clause_add(pcb, $1, NULL, NULL);
 		}
 	|	probe_specifiers DT_TOK_DIV expression DT_TOK_EPRED {
-			if (!(pcb->cflags & DT_C_PSPEC))
-				dt_error(pcb, 0, D_SYNTAX, "syntax error near end of input");
-			dt_clause_add(pcb, $1, $3, NULL);
+			dnerror(pcb, $3, D_SYNTAX,
+				"expected actions { } following probe description and predicate");
 		}
 	|	probe_specifiers '{' statement_list '}' {
 			dt_clause_add(pcb, $1, NULL, $3);
@@ -658,9 +661,21 @@ dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
 	return n;
 }
 
+/*
+ * The parser's own errors say where, as DTrace's do: "syntax error near
+ * "}"", "... near end of input" (the lexer's errors carry their own text).
+ */
 void
 dt_yyerror(dt_pcb_t *pcb, const char *msg)
 {
+	const char *t = dt_lex_text(pcb);
+	size_t n = strcspn(t, "\n");
+
 	(void)msg;
-	dt_error(pcb, 0, D_SYNTAX, "%s", pcb->ident_error != NULL ? pcb->ident_error : "syntax error");
+	pcb->lineno = dt_lex_lineno(pcb);
+	if (*t == '\0')
+		dt_error(pcb, 0, D_SYNTAX, "syntax error near end of input");
+	if (*t == '\n')
+		dt_error(pcb, 0, D_SYNTAX, "syntax error near end of line");
+	dt_error(pcb, 0, D_SYNTAX, "syntax error near \"%.*s\"", (int)n, t);
 }

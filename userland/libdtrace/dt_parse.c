@@ -91,14 +91,21 @@ dt_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, va_list ap)
 	while (n > 0 && e->msg[n - 1] == '\n')
 		e->msg[--n] = '\0';
 
+	/*
+	 * DTrace's rule: only a program read from a file has line numbers;
+	 * one compiled from a string (-n, -P, ...) names the region being
+	 * checked ("in action list: ") instead, if any.
+	 */
+	if (!pcb->fromfile)
+		e->line = 0;
 	if (pcb->cflags & DT_C_ETAGS)
 		snprintf(prefix, sizeof(prefix), "[%s] ", dt_errtag_name(tag));
 	n = strlen(prefix);
 	if (pcb->filetag != NULL)
 		snprintf(prefix + n, sizeof(prefix) - n, "\"%s\", line %d: ", pcb->filetag, e->line);
-	else if (!(pcb->cflags & DT_C_PSPEC) && e->line > 0)
+	else if (e->line > 0)
 		snprintf(prefix + n, sizeof(prefix) - n, "line %d: ", e->line);
-	else if ((pcb->cflags & DT_C_PSPEC) && pcb->region != NULL)
+	else if (pcb->region != NULL)
 		snprintf(prefix + n, sizeof(prefix) - n, "in %s: ", pcb->region);
 	snprintf(e->text, sizeof(e->text), "%s%s", prefix, e->msg);
 }
@@ -210,6 +217,28 @@ dt_node_type(dt_pcb_t *pcb, dt_type_t *t)
 	dt_node_t *n = dt_node_new(pcb, DT_NODE_TYPE);
 	n->type = t;
 	return n;
+}
+
+dt_node_t *
+dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n)
+{
+	dt_node_t *head = NULL, **pp = &head;
+
+	for (; n != NULL; n = n->list) {
+		dt_node_t *c = dt_zalloc(pcb, sizeof(*c));
+		*c = *n;
+		c->list = NULL;
+		c->left = dt_node_copy_list(pcb, n->left);
+		c->right = dt_node_copy_list(pcb, n->right);
+		c->cond = dt_node_copy_list(pcb, n->cond);
+		c->args = dt_node_copy_list(pcb, n->args);
+		c->aggfun = dt_node_copy_list(pcb, n->aggfun);
+		c->pred = dt_node_copy_list(pcb, n->pred);
+		/* probe descriptions are matched once and shared */
+		*pp = c;
+		pp = &c->list;
+	}
+	return head;
 }
 
 dt_node_t *
@@ -716,27 +745,29 @@ dt_compile_body(dt_pcb_t *pcb)
 	if (pcb->sargc > 0)
 		pcb->sflagv[0] = 1; /* $0 need not be used */
 
-	if (pcb->cflags & DT_C_CPP) {
+	/* DTrace preprocesses files only: -C does nothing to -n programs */
+	if ((pcb->cflags & DT_C_CPP) && pcb->fromfile) {
 		text = dt_run_cpp(pcb, text, len, &len);
 		pcb->cppbuf = (char *)text;
 	}
 	if (dt_lex_init(pcb, text, len) != 0)
 		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
 	dt_yyparse(pcb);
+	/* errors after parsing carry the line the lexer stopped at, as DTrace's do */
+	pcb->lineno = dt_lex_lineno(pcb);
 	dt_lex_fini(pcb);
 	pcb->region = NULL;
 
 	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->root == NULL)
 		dt_error(pcb, 0, D_EMPTY, "empty D program translation unit");
 
-	/* every macro argument must have been used (DTrace's rule) */
-	if (!(pcb->cflags & (DT_C_ARGREF | DT_C_DEFARG))) {
-		for (int i = 1; i < pcb->sargc; i++) {
-			if (!pcb->sflagv[i])
-				dt_error(pcb, 0, D_MACRO_UNUSED, "extraneous argument '%s' ($%d is not referenced)",
-					 pcb->sargv[i], i);
-		}
-	}
+	/*
+	 * DTrace checks only the last macro argument: it must be referenced
+	 * unless -x argref (so a program using $2 alone may take two).
+	 */
+	if (pcb->sargc > 1 && !(pcb->cflags & DT_C_ARGREF) && !pcb->sflagv[pcb->sargc - 1])
+		dt_error(pcb, 0, D_MACRO_UNUSED, "extraneous argument '%s' ($%d is not referenced)",
+			 pcb->sargv[pcb->sargc - 1], pcb->sargc - 1);
 	dt_compile_program(pcb);
 }
 
@@ -750,7 +781,7 @@ dt_compile_run(dt_pcb_t *pcb)
 }
 
 static dt_cprog_t *
-dt_compile_text(const char *text, size_t len, const dt_copts_t *opts)
+dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromfile)
 {
 	dt_copts_t defopts;
 	dt_cprog_t *prog = calloc(1, sizeof(*prog));
@@ -775,6 +806,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts)
 	pcb->lineno = 1;
 	pcb->src = text;
 	pcb->srclen = len;
+	pcb->fromfile = fromfile;
 	prog->uarg_base = opts->uarg_base != 0 ? opts->uarg_base : 1;
 
 	(void)dt_compile_run(pcb);
@@ -792,7 +824,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts)
 dt_cprog_t *
 dt_compile_string(const char *text, const dt_copts_t *opts)
 {
-	return dt_compile_text(text, strlen(text), opts);
+	return dt_compile_text(text, strlen(text), opts, false);
 }
 
 dt_cprog_t *
@@ -817,7 +849,7 @@ dt_compile_file(FILE *fp, const dt_copts_t *opts)
 		}
 	}
 	buf[n] = '\0';
-	prog = dt_compile_text(buf, n, opts);
+	prog = dt_compile_text(buf, n, opts, true);
 	free(buf);
 	return prog;
 }

@@ -207,6 +207,7 @@ struct dt_node {
 	dt_node_t *pdescs;
 	dt_node_t *pred;
 	int nkeys;
+	int desc1; /* DT_NODE_PDESC: 1 + its index in prog->descs once matched */
 };
 
 /* ---- statements as the code generator sees them ----------------------------- */
@@ -255,9 +256,13 @@ struct dt_pcb {
 	dtrace_argdesc_t *ctx_args;
 	bool ctx_probe_known;
 	bool in_clause;
+	dtrace_probedesc_t ctx_pdbuf;   /* the description being compiled */
+	dtrace_probedesc_t *descfirst; /* per prog->descs entry: its first matching probe */
+	size_t descfirst_cap;
+	bool fromfile;  /* compiled from a FILE: errors carry line numbers */
+	bool has_sugar; /* the dtrace:::ERROR clause of if/else was added */
 	/* output being built */
 	struct dt_out *out;
-	char *ident_error;
 	const char *region; /* "predicate", "action list": named in -n errors */
 	/* -C */
 	char *cppbuf;
@@ -286,6 +291,8 @@ dt_node_t *dt_node_op2(dt_pcb_t *pcb, int op, dt_node_t *l, dt_node_t *r);
 dt_node_t *dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r);
 dt_node_t *dt_node_link(dt_node_t *a, dt_node_t *b);
 dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
+/* A private copy of a chain of nodes (following ->list) and all their subtrees. */
+dt_node_t *dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n);
 int dt_node_count(const dt_node_t *n);
 const char *dt_opstr(int op);
 
@@ -350,6 +357,9 @@ dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
 void dt_pragma(dt_pcb_t *pcb, char *line);
+
+/* ---- if/else: a clause as DTrace's sub-clauses (dt_sugar.c) ------------- */
+dt_node_t *dt_sugar(dt_pcb_t *pcb, dt_node_t *clause);
 
 /* ---- checking (dt_check.c) ------------------------------------------------ */
 dt_node_t *dt_cook(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t idflags);
