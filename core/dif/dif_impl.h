@@ -42,6 +42,12 @@
 struct dtrace_state;
 struct dtrace_probe;
 
+/* The four libc functions the core may call (every kernel has them). */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
 typedef struct dtrace_difo {
 	dif_instr_t *dtdo_buf;	      /* instructions */
 	uint64_t *dtdo_inttab;	      /* integer table */
@@ -86,6 +92,7 @@ uint32_t dtrace_dif_access(uint32_t priv);
 #define DTRACE_MSTATE_WALLTIMESTAMP 0x0100
 #define DTRACE_MSTATE_USTACKDEPTH 0x0200
 #define DTRACE_MSTATE_UCALLER 0x0400
+#define DTRACE_MSTATE_TLSKEY 0x0800 /* dtms_tlskey is the current thread's */
 
 /*
  * Fields marked [W] are set by the ECB walker before the first DIFO of a
@@ -113,6 +120,7 @@ typedef struct dtrace_mstate {
 	uint32_t dtms_access;	       /* [W] DTRACE_ACCESS_* */
 	dtrace_cpuid_t dtms_cpu;       /* [W] CPU id of this probe context */
 	const dtrace_difo_t *dtms_difo; /* [D] DIFO running (its strtab is readable) */
+	uint64_t dtms_tlskey;	       /* [D] key of the thread's thread-locals */
 } dtrace_mstate_t;
 
 /*

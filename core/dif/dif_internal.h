@@ -156,11 +156,16 @@ dtrace_dif_strsize(const dtrace_state_t *state)
 	return v > 0 ? (size_t)v : DTRACE_STRSIZE_DEFAULT;
 }
 
-/* The key of the current thread's thread-local variables. */
+/* The key of the current thread's thread-local variables (once per firing). */
 static inline uint64_t
-dtrace_dif_thread_key(void)
+dtrace_dif_thread_key(dtrace_mstate_t *mstate)
 {
-	return dtrace_port_curthread_value(DTRACE_THR_KEY) + DIF_VARIABLE_MAX + 1;
+	if (!(mstate->dtms_present & DTRACE_MSTATE_TLSKEY)) {
+		mstate->dtms_tlskey =
+			dtrace_port_curthread_value(DTRACE_THR_KEY) + DIF_VARIABLE_MAX + 1;
+		mstate->dtms_present |= DTRACE_MSTATE_TLSKEY;
+	}
+	return mstate->dtms_tlskey;
 }
 
 #endif /* DTRACE_CORE_DIF_INTERNAL_H */

@@ -165,6 +165,7 @@ testport_reset(bool check_leaks)
 	tp_log[0] = '\0';
 	tp_ntextwrites = 0;
 	tp_nmodules = 0;
+	testport_set_strict(false);
 }
 
 /* --- CPUs, probe context, cross-calls -------------------------------------- */
@@ -317,11 +318,68 @@ testport_faults(void)
 	return tp_nfaulted;
 }
 
+/*
+ * Strict mode (fuzzing): only memory the test allowed, or memory handed out
+ * by dtrace_port_zalloc (reads only), exists; everything else faults.
+ */
+typedef struct tp_alloc_hdr {
+	size_t th_size;
+	struct tp_alloc_hdr *th_prev, *th_next;
+	uint64_t th_pad;
+} tp_alloc_hdr_t;
+
+static bool tp_strict;
+static struct {
+	uintptr_t base;
+	size_t len;
+} tp_allowed[TESTPORT_MAXFAULTS];
+static int tp_nallowed;
+static tp_alloc_hdr_t tp_allocs = {0, &tp_allocs, &tp_allocs, 0};
+
+void
+testport_set_strict(bool strict)
+{
+	tp_strict = strict;
+	if (!strict)
+		tp_nallowed = 0;
+}
+
+void
+testport_allow_range(uintptr_t base, size_t len)
+{
+	if (tp_nallowed == TESTPORT_MAXFAULTS)
+		tp_die("too many allowed ranges");
+	tp_allowed[tp_nallowed].base = base;
+	tp_allowed[tp_nallowed].len = len;
+	tp_nallowed++;
+}
+
+/* Whether [addr, addr + len) lies in memory strict mode lets exist. */
+static bool
+tp_strict_ok(uintptr_t addr, size_t len, bool write)
+{
+	for (int i = 0; i < tp_nallowed; i++) {
+		if (addr >= tp_allowed[i].base && len <= tp_allowed[i].len &&
+		    addr - tp_allowed[i].base <= tp_allowed[i].len - len)
+			return true;
+	}
+	if (write)
+		return false;
+	for (tp_alloc_hdr_t *h = tp_allocs.th_next; h != &tp_allocs; h = h->th_next) {
+		uintptr_t b = (uintptr_t)(h + 1);
+		if (addr >= b && len <= h->th_size && addr - b <= h->th_size - len)
+			return true;
+	}
+	return false;
+}
+
 /* Fault code for byte `addr`, or 0 when it may be read. */
 static int
 tp_byte_fault(int space, uintptr_t addr)
 {
 	if (addr < TESTPORT_NULL_PAGE)
+		return DTRACEFLT_BADADDR;
+	if (tp_strict && !tp_strict_ok(addr, 1, false))
 		return DTRACEFLT_BADADDR;
 	for (int i = 0; i < tp_nfaults; i++) {
 		const tp_fault_t *f = &tp_faults[i];
@@ -344,7 +402,8 @@ tp_range_fault(int space, uintptr_t addr, size_t len, uintptr_t *where)
 		return DTRACEFLT_BADADDR;
 	}
 	/* Cheap common case: entirely above the NULL page and no ranges. */
-	if (tp_nfaults == 0 && addr >= TESTPORT_NULL_PAGE)
+	if (tp_nfaults == 0 && addr >= TESTPORT_NULL_PAGE &&
+	    (!tp_strict || tp_strict_ok(addr, len, false)))
 		return 0;
 	for (size_t i = 0; i < len; i++) {
 		if ((f = tp_byte_fault(space, addr + i)) != 0) {
@@ -366,10 +425,19 @@ tp_count_call(void)
 	return 0;
 }
 
+static uintptr_t tp_last_fault_addr;
+
+uintptr_t
+testport_last_fault_addr(void)
+{
+	return tp_last_fault_addr;
+}
+
 static int
 tp_fail(int fault, uintptr_t addr, uintptr_t *fault_addr)
 {
 	__atomic_add_fetch(&tp_nfaulted, 1, __ATOMIC_RELAXED);
+	tp_last_fault_addr = addr;
 	if (fault_addr != NULL)
 		*fault_addr = addr;
 	return fault;
@@ -445,6 +513,19 @@ dtrace_port_copyinstr(int space, uintptr_t src, char *dst, size_t len, size_t *c
 	*copied = 0;
 	if ((f = tp_count_call()) != 0)
 		return tp_fail(f, src, fault_addr);
+	if (tp_nfaults == 0 && !tp_strict && src >= TESTPORT_NULL_PAGE && src + len >= src) {
+		/* Nothing can fault: copy as a kernel's copyinstr would. */
+		const char *s = (const char *)src;
+
+		for (i = 0; i < len; i++) {
+			if ((dst[i] = s[i]) == '\0') {
+				*copied = i + 1;
+				return 0;
+			}
+		}
+		*copied = len;
+		return 0;
+	}
 	for (i = 0; i < len; i++) {
 		if (src + i < src)
 			return tp_fail(DTRACEFLT_BADADDR, src + i, fault_addr);
@@ -466,6 +547,8 @@ dtrace_port_copyout(const void *src, uintptr_t dst, size_t len, uintptr_t *fault
 
 	if ((f = tp_count_call()) != 0)
 		return tp_fail(f, dst, fault_addr);
+	if (tp_strict && len != 0 && !tp_strict_ok(dst, len, true))
+		return tp_fail(DTRACEFLT_BADADDR, dst, fault_addr);
 	if ((f = tp_range_fault(DTRACE_AS_USER, dst, len, &where)) != 0) {
 		memcpy((void *)dst, src, where - dst);
 		return tp_fail(f, where, fault_addr);
@@ -484,6 +567,8 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 
 	if (as != NULL)
 		return DTRACE_ENOTSUP;
+	if (tp_strict && !tp_strict_ok(addr, len, true))
+		return DTRACE_EFAULT;
 	if (tp_range_fault(DTRACE_AS_KERNEL, addr, len, &where) != 0)
 		return DTRACE_EFAULT;
 	memcpy((void *)addr, bytes, len);
@@ -764,8 +849,9 @@ dtrace_port_panic(const char *msg)
 
 /* --- Memory and locks ---------------------------------------------------------- */
 
-/* Each allocation carries its size in front, so frees with a wrong size abort. */
-#define TP_HDR 16
+/* Each allocation carries its size in front, so frees with a wrong size
+ * abort, and sits on a list strict mode consults. */
+#define TP_HDR sizeof(tp_alloc_hdr_t)
 
 void
 testport_alloc_fail_nth(uint64_t nth)
@@ -812,7 +898,14 @@ dtrace_port_zalloc(size_t size)
 		return NULL;
 	if ((p = calloc(1, size + TP_HDR)) == NULL)
 		return NULL;
-	memcpy(p, &size, sizeof(size));
+	{
+		tp_alloc_hdr_t *h = (tp_alloc_hdr_t *)p;
+		h->th_size = size;
+		h->th_next = tp_allocs.th_next;
+		h->th_prev = &tp_allocs;
+		tp_allocs.th_next->th_prev = h;
+		tp_allocs.th_next = h;
+	}
 	tp_alloc_ok++;
 	tp_alloc_live++;
 	tp_alloc_live_bytes += size;
@@ -831,6 +924,11 @@ dtrace_port_free(void *ptr, size_t size)
 	memcpy(&had, p, sizeof(had));
 	if (had != size)
 		tp_die("free of %p with size %zu, allocated with %zu", ptr, size, had);
+	{
+		tp_alloc_hdr_t *h = (tp_alloc_hdr_t *)p;
+		h->th_prev->th_next = h->th_next;
+		h->th_next->th_prev = h->th_prev;
+	}
 	memset(p, 0xdb, size + TP_HDR); /* poison: use-after-free reads garbage */
 	free(p);
 	tp_alloc_live--;

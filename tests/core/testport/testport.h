@@ -84,7 +84,13 @@ void testport_fault_range(int space, uintptr_t base, size_t len, int fault);
 void testport_fault_nth(uint64_t nth, int fault);
 void testport_fault_clear(void);
 uint64_t testport_nofault_calls(void); /* loads, copyins, copyinstrs, copyouts */
+/* Strict mode, for fuzzing: nofault loads succeed only inside ranges the
+ * test allowed or live dtrace_port_zalloc() memory; copyout and text writes
+ * only inside allowed ranges.  Off by default (all memory is real). */
+void testport_set_strict(bool strict);
+void testport_allow_range(uintptr_t base, size_t len);
 uint64_t testport_faults(void);        /* of which failed */
+uintptr_t testport_last_fault_addr(void); /* address the last failure reported */
 
 /* --- Allocation ------------------------------------------------------------- */
 /* The nth dtrace_port_zalloc() from now (1 = the next) returns NULL; 0 disables.

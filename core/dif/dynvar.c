@@ -1,0 +1,494 @@
+/*
+ * core/dif/dynvar.c: the dynamic-variable store (thread-locals and global
+ * associative arrays).  The design is described with the structures in
+ * dif_impl.h; in short:
+ *
+ *   - one region per consumer, sized by the dynvarsize option at GO: a hash
+ *     table of chains, then equal chunks, each CPU owning a share as its free
+ *     list;
+ *   - lookups and insertions are lock-free (insert = CAS at the chain head);
+ *     a chain is walked until the shared sink, and a FREE chunk met on the
+ *     way means the chain changed under us: walk again;
+ *   - a free (assigning 0) takes the bucket's lock word (odd while held:
+ *     only frees contend for it, and each holds it for one bounded walk),
+ *     unlinks the chunk, marks it FREE and pushes it on the freeing CPU's
+ *     dirty list; it is never reused before dtrace_dynvar_clean() has moved
+ *     it through rinsing to clean with a cross-call in between, so no CPU
+ *     can still be walking through it (and free-list pops have no ABA);
+ *   - an allocation pops the CPU's free list, refills it from its clean
+ *     list, and then tries the other CPUs' lists; when all are empty it
+ *     drops, counting the cause (dirty chunks awaiting cleaning, cleaning in
+ *     progress, or simply full) as DTrace reports them.
+ *
+ * dtrace_dynvar() runs in probe context; dtrace_dstate_init/fini and
+ * dtrace_dynvar_clean() never do (FRAMEWORK held, or the state's cleaner
+ * timer).
+ */
+#include "dif_internal.h"
+#include "../dtrace_hash.h"
+
+/* Every chain ends here; never written after start-up. */
+static dtrace_dynvar_t dynvar_sink = {.dtdv_hashval = DTRACE_DYNHASH_SINK};
+
+#define ROUND8(x) (((x) + 7) & ~(uint64_t)7)
+
+/* Smallest chunk that holds a variable with two by-value keys and 8 bytes. */
+#define DYNVAR_MINCHUNK ROUND8(sizeof(dtrace_dynvar_t) + sizeof(dtrace_key_t) + sizeof(uint64_t))
+
+int
+dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
+{
+	uint32_t ncpus = dtrace_port_ncpus();
+	size_t chunksize = ds->dtds_chunksize, hashsize, nchunks, per, i;
+	uintptr_t start;
+	char *base;
+
+	if (chunksize == 0)
+		chunksize = DTRACE_DYNVAR_CHUNKSIZE;
+	chunksize = ROUND8(chunksize);
+	if (chunksize < DYNVAR_MINCHUNK)
+		chunksize = DYNVAR_MINCHUNK;
+	if (size < chunksize + sizeof(dtrace_dynhash_t))
+		size = chunksize + sizeof(dtrace_dynhash_t);
+
+	if ((base = dtrace_port_zalloc(size)) == NULL)
+		return DTRACE_ENOMEM;
+	ds->dtds_percpu = dtrace_port_zalloc(ncpus * sizeof(dtrace_dstate_percpu_t));
+	if (ds->dtds_percpu == NULL) {
+		dtrace_port_free(base, size);
+		return DTRACE_ENOMEM;
+	}
+
+	/*
+	 * About one bucket per chunk, rounded down to a power of two so that a
+	 * bucket is a mask, not a division, away from the hash.
+	 */
+	hashsize = size / (chunksize + sizeof(dtrace_dynhash_t));
+	while (hashsize & (hashsize - 1))
+		hashsize &= hashsize - 1;
+	ds->dtds_base = base;
+	ds->dtds_size = size;
+	ds->dtds_chunksize = chunksize;
+	ds->dtds_hashsize = hashsize;
+	ds->dtds_hash = (dtrace_dynhash_t *)base;
+	ds->dtds_ncpus = ncpus;
+	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+	for (i = 0; i < hashsize; i++)
+		ds->dtds_hash[i].dtdh_chain = &dynvar_sink;
+
+	/*
+	 * Deal the chunks out: each CPU gets an equal run, the last CPU the
+	 * remainder; with fewer chunks than CPUs, CPU 0 holds them all and the
+	 * others take from it when they need one.
+	 */
+	start = (uintptr_t)base + hashsize * sizeof(dtrace_dynhash_t);
+	nchunks = ((uintptr_t)base + size - start) / chunksize;
+	per = nchunks / ncpus;
+	for (uint32_t cpu = 0; cpu < ncpus && nchunks != 0; cpu++) {
+		size_t first = per == 0 ? 0 : cpu * per;
+		size_t count = per == 0 ? nchunks : cpu == ncpus - 1 ? nchunks - first : per;
+		dtrace_dynvar_t *prev = NULL;
+
+		for (size_t k = count; k-- > 0;) {
+			dtrace_dynvar_t *dv = (dtrace_dynvar_t *)(start + (first + k) * chunksize);
+
+			dv->dtdv_hashval = DTRACE_DYNHASH_FREE;
+			dv->dtdv_next = prev;
+			prev = dv;
+		}
+		ds->dtds_percpu[cpu].dtdsc_free = prev;
+		if (per == 0)
+			break;
+	}
+	return 0;
+}
+
+void
+dtrace_dstate_fini(dtrace_dstate_t *ds)
+{
+	if (ds->dtds_base != NULL)
+		dtrace_port_free(ds->dtds_base, ds->dtds_size);
+	if (ds->dtds_percpu != NULL)
+		dtrace_port_free(ds->dtds_percpu, ds->dtds_ncpus * sizeof(dtrace_dstate_percpu_t));
+	ds->dtds_base = NULL;
+	ds->dtds_percpu = NULL;
+	ds->dtds_hash = NULL;
+	ds->dtds_size = ds->dtds_hashsize = 0;
+	ds->dtds_ncpus = 0;
+}
+
+void
+dtrace_dstate_drops(const dtrace_dstate_t *ds, uint64_t *drops, uint64_t *dirty,
+		    uint64_t *rinsing)
+{
+	*drops = *dirty = *rinsing = 0;
+	for (uint32_t i = 0; i < ds->dtds_ncpus; i++) {
+		*drops += ds->dtds_percpu[i].dtdsc_drops;
+		*dirty += ds->dtds_percpu[i].dtdsc_dirty_drops;
+		*rinsing += ds->dtds_percpu[i].dtdsc_rinsing_drops;
+	}
+}
+
+static void
+dynvar_sync_nop(void *arg)
+{
+	(void)arg;
+}
+
+/* Every CPU has left any probe context it was in when this was called. */
+static void
+dynvar_sync(void)
+{
+	dtrace_port_xcall(DTRACE_CPU_ALL, dynvar_sync_nop, NULL);
+}
+
+void
+dtrace_dynvar_clean(dtrace_dstate_t *ds)
+{
+	uint32_t n = ds->dtds_ncpus, i, j;
+	bool work = false;
+
+	if (ds->dtds_percpu == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		dtrace_dstate_percpu_t *dcpu = &ds->dtds_percpu[i];
+		dtrace_dynvar_t *volatile *rinsep = &dcpu->dtdsc_rinsing;
+		dtrace_dynvar_t *dirty;
+
+		if (dcpu->dtdsc_dirty == NULL)
+			continue;
+		if (dcpu->dtdsc_rinsing != NULL)
+			continue; /* this CPU rinses another's list: next time */
+		if (dcpu->dtdsc_clean != NULL) {
+			/*
+			 * The CPU frees but does not allocate: its clean list is
+			 * still full, so its dirty list cannot go there.  Borrow
+			 * an idle CPU (no clean, dirty or rinsing list) to rinse
+			 * it, so a long dirty list does not wait behind a short
+			 * clean one.
+			 */
+			for (j = 0; j < n; j++) {
+				dtrace_dstate_percpu_t *r = &ds->dtds_percpu[j];
+				if (r->dtdsc_rinsing == NULL && r->dtdsc_dirty == NULL &&
+				    r->dtdsc_clean == NULL)
+					break;
+			}
+			if (j == n)
+				continue; /* nowhere to put it now */
+			rinsep = &ds->dtds_percpu[j].dtdsc_rinsing;
+		}
+		work = true;
+		/* Move the dirty list aside; rinsing is set before dirty clears. */
+		do {
+			dirty = dcpu->dtdsc_dirty;
+			*rinsep = dirty;
+			dtrace_membar_producer();
+		} while (dtrace_casptr((void *volatile *)&dcpu->dtdsc_dirty, dirty, NULL) != dirty);
+	}
+	if (!work)
+		return;
+
+	/* After this, no CPU can be walking a chain through a rinsing chunk. */
+	dynvar_sync();
+	for (i = 0; i < n; i++) {
+		dtrace_dstate_percpu_t *dcpu = &ds->dtds_percpu[i];
+
+		if (dcpu->dtdsc_rinsing == NULL)
+			continue;
+		dcpu->dtdsc_clean = dcpu->dtdsc_rinsing;
+		dcpu->dtdsc_rinsing = NULL;
+	}
+	/* Every CPU sees the clean lists before the state says CLEAN. */
+	dynvar_sync();
+	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+}
+
+/* --- Probe context ------------------------------------------------------------------ */
+
+/* One step of the tuple hash: a multiply-xorshift mixer per key word. */
+static inline uint64_t
+dynvar_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+/*
+ * Hash of the key tuple; DTRACE_DYNHASH_VALID or more.  By-value keys are
+ * mixed in directly; by-reference key bytes are hashed with xxHash, read
+ * (and access-checked) in D memory.  Returns 0 on a fault.
+ */
+static uint64_t
+dynvar_hash(const dtrace_key_t *key, uint32_t nkeys, dtrace_mstate_t *mstate,
+	    const dtrace_vstate_t *vs)
+{
+	uint64_t h = nkeys;
+
+	for (uint32_t i = 0; i < nkeys; i++) {
+		uint64_t size = key[i].dttk_size, w;
+		uintptr_t p = key[i].dttk_value;
+		dtrace_hash_state_t st;
+		char chunk[64];
+
+		if (size == 0) {
+			h = dynvar_mix(h, key[i].dttk_value);
+			continue;
+		}
+		if (!dtrace_dif_canload(p, size, mstate, vs))
+			return 0;
+		if (dtrace_dif_direct(mstate, p) >= size) {
+			w = dtrace_hash64((const void *)p, size, size);
+		} else {
+			dtrace_hash_init(&st, size);
+			for (uint64_t off = 0; off < size; off += sizeof(chunk)) {
+				size_t n = size - off < sizeof(chunk) ? size - off : sizeof(chunk);
+
+				if (!dtrace_dif_copy(mstate, DTRACE_AS_KERNEL, p + off, chunk, n))
+					return 0;
+				dtrace_hash_update(&st, chunk, n);
+			}
+			w = dtrace_hash_final(&st);
+		}
+		h = dynvar_mix(h, w ^ size);
+	}
+	h = dynvar_mix(h, h >> 17);
+	if (h < DTRACE_DYNHASH_VALID)
+		h = DTRACE_DYNHASH_VALID;
+	return h;
+}
+
+static bool
+dynvar_match(const dtrace_dynvar_t *dv, const dtrace_key_t *key, uint32_t nkeys,
+	     dtrace_mstate_t *mstate)
+{
+	const dtrace_key_t *dk = dv->dtdv_tuple.dtt_key;
+
+	if (dv->dtdv_tuple.dtt_nkeys != nkeys)
+		return false;
+	for (uint32_t i = 0; i < nkeys; i++) {
+		if (dk[i].dttk_size != key[i].dttk_size)
+			return false; /* size or by-value/by-reference mismatch */
+		if (dk[i].dttk_size == 0) {
+			if (dk[i].dttk_value != key[i].dttk_value)
+				return false;
+		} else if (dtrace_dif_bcmp(mstate, key[i].dttk_value,
+					   (const void *)(uintptr_t)dk[i].dttk_value,
+					   dk[i].dttk_size) != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+dynvar_push_dirty(dtrace_dstate_percpu_t *dcpu, dtrace_dynvar_t *dv)
+{
+	dtrace_dynvar_t *head;
+
+	do {
+		head = dcpu->dtdsc_dirty;
+		dv->dtdv_next = head;
+	} while (dtrace_casptr((void *volatile *)&dcpu->dtdsc_dirty, head, dv) != head);
+}
+
+/* Pop a free chunk for CPU `me`, or NULL (the drop counted) when none. */
+static dtrace_dynvar_t *
+dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
+{
+	dtrace_dstate_percpu_t *mine = &ds->dtds_percpu[me], *dcpu = mine;
+	uint32_t cpu = me, nstate = DTRACE_DSTATE_EMPTY;
+	dtrace_dynvar_t *free, *clean;
+
+	for (;;) {
+		free = dcpu->dtdsc_free;
+		if (free != NULL) {
+			if (dtrace_casptr((void *volatile *)&dcpu->dtdsc_free, free,
+					  free->dtdv_next) == free)
+				return free;
+			continue;
+		}
+		clean = dcpu->dtdsc_clean;
+		if (clean != NULL) {
+			/* Claim the (possibly another CPU's) clean list as our free list. */
+			if (dtrace_casptr((void *volatile *)&dcpu->dtdsc_clean, clean, NULL) != clean)
+				continue;
+			dcpu = mine;
+			if (dtrace_casptr((void *volatile *)&mine->dtdsc_free, NULL, clean) != NULL) {
+				/* Our free list refilled meanwhile: keep the list on dirty. */
+				while (clean != NULL) {
+					dtrace_dynvar_t *next = clean->dtdv_next;
+					dynvar_push_dirty(mine, clean);
+					clean = next;
+				}
+			}
+			continue;
+		}
+		switch (ds->dtds_state) {
+		case DTRACE_DSTATE_CLEAN:
+			/* Note why this CPU is empty, then try the next CPU. */
+			if (dcpu->dtdsc_dirty != NULL && nstate == DTRACE_DSTATE_EMPTY)
+				nstate = DTRACE_DSTATE_DIRTY;
+			if (dcpu->dtdsc_rinsing != NULL)
+				nstate = DTRACE_DSTATE_RINSING;
+			if (++cpu >= ds->dtds_ncpus)
+				cpu = 0;
+			dcpu = &ds->dtds_percpu[cpu];
+			if (cpu != me)
+				continue;
+			/* A whole lap found nothing: record why, and count it below. */
+			dtrace_cas32(&ds->dtds_state, DTRACE_DSTATE_CLEAN, nstate);
+			continue;
+		case DTRACE_DSTATE_DIRTY:
+			dtrace_add64(&mine->dtdsc_dirty_drops, 1);
+			break;
+		case DTRACE_DSTATE_RINSING:
+			dtrace_add64(&mine->dtdsc_rinsing_drops, 1);
+			break;
+		default:
+			dtrace_add64(&mine->dtdsc_drops, 1);
+			break;
+		}
+		/* Not a fault: the ECB's record is dropped, the program goes on. */
+		dtrace_cpu_core[me].cpuc_flags |= DTRACE_CPUF_DROP;
+		(void)mstate;
+		return NULL;
+	}
+}
+
+dtrace_dynvar_t *
+dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key, size_t dsize,
+	      dtrace_dynvar_op_t op, dtrace_mstate_t *mstate, dtrace_vstate_t *vs)
+{
+	dtrace_cpuid_t me = mstate->dtms_cpu;
+	dtrace_dynhash_t *hash = ds->dtds_hash;
+	dtrace_dynvar_t *dv, *start, *prev;
+	uint64_t hashval, ksize;
+	uintptr_t lock, kdata;
+	size_t bucket;
+
+	if (ds->dtds_base == NULL || nkeys == 0 || nkeys > DIF_DTR_NREGS + 2)
+		return NULL; /* no store (never started) */
+	if ((hashval = dynvar_hash(key, nkeys, mstate, vs)) == 0)
+		return NULL;
+	bucket = hashval & (ds->dtds_hashsize - 1);
+
+	if (op == DTRACE_DYNVAR_DEALLOC) {
+		volatile uintptr_t *lockp = &hash[bucket].dtdh_lock;
+
+		/* Only frees take this; each holds it for one bounded walk. */
+		for (;;) {
+			while ((lock = *lockp) & 1)
+				continue;
+			if (dtrace_casptr((void *volatile *)lockp, (void *)lock,
+					  (void *)(lock + 1)) == (void *)lock)
+				break;
+		}
+		dtrace_membar_producer();
+	}
+
+again:
+	for (;;) {
+		prev = NULL;
+		lock = hash[bucket].dtdh_lock;
+		dtrace_membar_consumer();
+		start = hash[bucket].dtdh_chain;
+
+		for (dv = start; dv->dtdv_hashval != DTRACE_DYNHASH_SINK; dv = dv->dtdv_next) {
+			if (dv->dtdv_hashval == DTRACE_DYNHASH_FREE)
+				break; /* the chain changed under us: walk again */
+			if (dv->dtdv_hashval == hashval && dynvar_match(dv, key, nkeys, mstate))
+				break;
+			if (dtrace_dif_faulted(mstate))
+				goto unlock_out;
+			prev = dv;
+		}
+		if (dv->dtdv_hashval == DTRACE_DYNHASH_FREE)
+			continue;
+		break;
+	}
+
+	if (dv->dtdv_hashval != DTRACE_DYNHASH_SINK) {
+		/* Found. */
+		if (op != DTRACE_DYNVAR_DEALLOC)
+			return dv;
+		if (prev != NULL) {
+			prev->dtdv_next = dv->dtdv_next;
+		} else if (dtrace_casptr((void *volatile *)&hash[bucket].dtdh_chain, start,
+					 dv->dtdv_next) != start) {
+			goto again; /* an insertion at the head raced us */
+		}
+		dtrace_membar_producer();
+		dv->dtdv_hashval = DTRACE_DYNHASH_FREE;
+		dtrace_membar_producer();
+		dynvar_push_dirty(&ds->dtds_percpu[me], dv);
+		goto unlock_out;
+	}
+
+	/* Not found. */
+	if (op == DTRACE_DYNVAR_NOALLOC) {
+		if (hash[bucket].dtdh_lock != lock)
+			goto again; /* a free ran during the walk: look again */
+		return NULL;
+	}
+	if (op == DTRACE_DYNVAR_DEALLOC)
+		goto unlock_out;
+
+	/* Allocate: header, the key tuple, by-reference key bytes, the data. */
+	ksize = 0;
+	for (uint32_t i = 0; i < nkeys; i++)
+		ksize += ROUND8(key[i].dttk_size);
+	if (sizeof(dtrace_dynvar_t) + sizeof(dtrace_key_t) * (nkeys - 1) + ksize + dsize >
+	    ds->dtds_chunksize) {
+		/* The chunk size was computed too small for this DIF. */
+		dtrace_add64(&ds->dtds_percpu[me].dtdsc_drops, 1);
+		return NULL;
+	}
+	if ((dv = dynvar_take(ds, me, mstate)) == NULL)
+		return NULL;
+
+	kdata = (uintptr_t)&dv->dtdv_tuple.dtt_key[nkeys];
+	dv->dtdv_data = (void *)(kdata + ksize);
+	dv->dtdv_tuple.dtt_nkeys = nkeys;
+	for (uint32_t i = 0; i < nkeys; i++) {
+		dtrace_key_t *dk = &dv->dtdv_tuple.dtt_key[i];
+
+		dk->dttk_size = key[i].dttk_size;
+		if (key[i].dttk_size == 0) {
+			dk->dttk_value = key[i].dttk_value;
+			continue;
+		}
+		dtrace_dif_copy(mstate, DTRACE_AS_KERNEL, key[i].dttk_value, (void *)kdata,
+				key[i].dttk_size);
+		dk->dttk_value = kdata;
+		kdata += ROUND8(key[i].dttk_size);
+	}
+	memset(dv->dtdv_data, 0, dsize);
+	if (dtrace_dif_faulted(mstate)) {
+		dv->dtdv_hashval = DTRACE_DYNHASH_FREE;
+		dynvar_push_dirty(&ds->dtds_percpu[me], dv);
+		return NULL;
+	}
+	dv->dtdv_hashval = hashval;
+	dv->dtdv_next = start;
+	dtrace_membar_producer();
+	if (dtrace_casptr((void *volatile *)&hash[bucket].dtdh_chain, start, dv) == start)
+		return dv;
+
+	/*
+	 * Another CPU changed the chain head (insert or free).  The chunk goes
+	 * to dirty, not back to free (a racing allocator may have seen it), and
+	 * we start over: the variable may now exist.
+	 */
+	dv->dtdv_hashval = DTRACE_DYNHASH_FREE;
+	dtrace_membar_producer();
+	dynvar_push_dirty(&ds->dtds_percpu[me], dv);
+	goto again;
+
+unlock_out:
+	if (op == DTRACE_DYNVAR_DEALLOC) {
+		/* We hold it: nobody else writes the lock word until this store. */
+		dtrace_membar_producer();
+		hash[bucket].dtdh_lock = hash[bucket].dtdh_lock + 1;
+	}
+	return NULL;
+}
