@@ -79,7 +79,7 @@ dtrace_state_open(uint32_t priv, uint32_t uid, dtrace_state_t **statep)
 	opt[DTRACEOPT_BUFRESIZE] = DTRACEOPT_BUFRESIZE_AUTO;
 	opt[DTRACEOPT_NSPEC] = DTRACE_NSPEC_DEFAULT;
 	opt[DTRACEOPT_SPECSIZE] = DTRACE_SPECSIZE_DEFAULT;
-	opt[DTRACEOPT_CPU] = (dtrace_optval_t)DTRACE_CPUALL;
+	/* cpu stays unset: every CPU (DTrace's DTRACE_CPUALL) */
 	opt[DTRACEOPT_STRSIZE] = DTRACE_STRSIZE_DEFAULT;
 	opt[DTRACEOPT_STACKFRAMES] = DTRACE_STACKFRAMES_DEFAULT;
 	opt[DTRACEOPT_USTACKFRAMES] = DTRACE_USTACKFRAMES_DEFAULT;
@@ -116,7 +116,11 @@ dtrace_state_option(dtrace_state_t *state, uint32_t option, dtrace_optval_t val)
 
 	switch (option) {
 	case DTRACEOPT_CPU:
-		if (val != (dtrace_optval_t)DTRACE_CPUALL && (val < 0 || val >= dtrace_ncpus))
+		if (val == (dtrace_optval_t)DTRACE_CPUALL) {
+			val = DTRACEOPT_UNSET; /* all CPUs, as the buffers expect */
+			break;
+		}
+		if (val < 0 || val >= dtrace_ncpus)
 			return DTRACE_EINVAL;
 		break;
 	case DTRACEOPT_DESTRUCTIVE:

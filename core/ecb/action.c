@@ -402,9 +402,14 @@ dtrace_ecb_action_add(dtrace_ecb_t *ecb, const dtrace_actdesc_t *desc)
 			break;
 
 		case DTRACEACT_SPECULATE:
-			/* speculate() must come before any data-recording action */
-			if (ecb->dte_size > sizeof(dtrace_rechdr_t) || dp == NULL)
+			/* speculate() must come before any action that records */
+			if (dp == NULL)
 				goto einval;
+			for (dtrace_action_t *act = ecb->dte_action; act != NULL;
+			     act = act->dta_next) {
+				if (act->dta_rec.dtrd_size != 0)
+					goto einval;
+			}
 			state->dts_speculates = 1;
 			break;
 

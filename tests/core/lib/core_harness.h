@@ -1,0 +1,164 @@
+/*
+ * tests/core/lib/core_harness.h: a provider with a few probes and helpers to
+ * enable DOF, snapshot buffers and read records, for the core's end-to-end
+ * tests (tests/core/test_e2e_core_*.c, test_ctl_*.c).
+ */
+#ifndef DTRACE_TEST_CORE_HARNESS_H
+#define DTRACE_TEST_CORE_HARNESS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dof_builder.h"
+#include "dtrace_impl.h"
+#include "test_util.h"
+#include "testport.h"
+
+static int harness_enables, harness_disables;
+
+static inline void
+harness_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	(void)parg;
+	(void)desc;
+}
+
+static inline int
+harness_enable(void *parg, dtrace_id_t id, void *pp)
+{
+	(void)parg;
+	(void)id;
+	(void)pp;
+	harness_enables++;
+	return 0;
+}
+
+static inline void
+harness_disable(void *parg, dtrace_id_t id, void *pp)
+{
+	(void)parg;
+	(void)id;
+	(void)pp;
+	harness_disables++;
+}
+
+static inline void
+harness_destroy(void *parg, dtrace_id_t id, void *pp)
+{
+	(void)parg;
+	(void)id;
+	(void)pp;
+}
+
+static inline void
+harness_getargdesc(void *parg, dtrace_id_t id, void *pp, dtrace_argdesc_t *desc)
+{
+	(void)parg;
+	(void)id;
+	(void)pp;
+	if (desc->dtargd_ndx >= 2) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	strcpy(desc->dtargd_native, desc->dtargd_ndx == 0 ? "uint64_t" : "char *");
+	if (desc->dtargd_ndx == 1)
+		strcpy(desc->dtargd_xlate, "string");
+}
+
+static const dtrace_pops_t harness_ops = {
+	harness_provide, harness_enable, harness_disable, harness_getargdesc, NULL, harness_destroy,
+};
+static const dtrace_pattr_t harness_attr = {
+	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+};
+
+/* test:mod:func:<name> for each name; ids in ids[]. */
+static inline dtrace_provider_id_t
+harness_setup(uint32_t ncpus, const char *const *names, dtrace_id_t *ids)
+{
+	dtrace_provider_id_t p = 0;
+
+	testport_reset(false);
+	testport_set_ncpus(ncpus);
+	testport_set_cpu(0);
+	CHECK_EQ(dtrace_init(), 0);
+	CHECK_EQ(dtrace_register("test", &harness_attr, DTRACE_PRIV_USER, &harness_ops, NULL, &p),
+		 0);
+	for (int i = 0; names[i] != NULL; i++)
+		ids[i] = dtrace_probe_create(p, "mod", "func", names[i], 0, NULL);
+	return p;
+}
+
+static inline void
+harness_teardown(dtrace_provider_id_t p)
+{
+	CHECK_EQ(dtrace_unregister(p), 0);
+	CHECK_EQ(dtrace_fini(), 0);
+	testport_reset(true); /* aborts if the core leaked */
+}
+
+/* Enable the finished image; returns errno, prints the reason on failure. */
+static inline int
+harness_enable_dof(dtrace_state_t *st, dofb_t *b, int *matched)
+{
+	int rv = -1, err;
+
+	dofb_finish(b);
+	err = dtrace_ctl(st, DTRACE_CTL_ENABLE, b->image, &rv);
+	if (err != 0)
+		fprintf(stderr, "ENABLE refused (%d): %s\n", err,
+			dtrace_state_errmsg(st) ? dtrace_state_errmsg(st) : "?");
+	if (matched != NULL)
+		*matched = rv;
+	return err;
+}
+
+static char harness_data[1 << 16];
+
+/* Snapshot CPU `cpu`'s principal (or aggregation) buffer into harness_data. */
+static inline uint64_t
+harness_snap(dtrace_state_t *st, uint32_t cpu, bool agg, dtrace_bufdesc_t *out)
+{
+	dtrace_bufdesc_t d;
+
+	memset(&d, 0, sizeof(d));
+	d.dtbd_cpu = cpu;
+	d.dtbd_size = sizeof(harness_data);
+	d.dtbd_data = harness_data;
+	CHECK_EQ(dtrace_ctl(st, agg ? DTRACE_CTL_AGGSNAP : DTRACE_CTL_BUFSNAP, &d, NULL), 0);
+	if (out != NULL)
+		*out = d;
+	return d.dtbd_size;
+}
+
+static inline uint32_t
+rd32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t
+rd64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* One-action helpers: dofb_act for trace() of a DIFO. */
+static inline dof_actdesc_t
+harness_trace(uint32_t difo)
+{
+	return dofb_act(DTRACEACT_DIFEXPR, difo, 0);
+}
+
+#endif /* DTRACE_TEST_CORE_HARNESS_H */
