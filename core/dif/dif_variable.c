@@ -65,24 +65,12 @@ dif_varstr(dtrace_mstate_t *mstate, dtrace_state_t *state, const char *s)
 static uint64_t
 dif_arg(dtrace_mstate_t *mstate, uint64_t ndx)
 {
-	dtrace_probe_t *probe = mstate->dtms_probe;
-	const dtrace_provider_t *prov;
-	int n;
-
 	if (!(mstate->dtms_access & DTRACE_ACCESS_ARGS)) {
 		dtrace_dif_fault(mstate, DTRACE_CPUF_KPRIV, 0);
 		return 0;
 	}
-	if (ndx < sizeof(mstate->dtms_arg) / sizeof(mstate->dtms_arg[0]))
-		return mstate->dtms_arg[ndx];
-	if (probe == NULL)
-		return 0;
-	n = ndx > 0x7fffffff ? 0x7fffffff : (int)ndx;
-	prov = probe->dtpr_provider;
-	if (prov != NULL && prov->dtpv_pops.dtps_getargval != NULL)
-		return prov->dtpv_pops.dtps_getargval(prov->dtpv_arg, probe->dtpr_id,
-						      probe->dtpr_arg, n, probe->dtpr_aframes);
-	return dtrace_port_getarg(n, probe->dtpr_aframes);
+	/* arg5 and beyond: the provider, the port, or (ERROR) the fault address */
+	return dtrace_probe_getarg(mstate, ndx > 0x7fffffff ? 0x7fffffff : (int)ndx);
 }
 
 uint64_t
