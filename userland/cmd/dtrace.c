@@ -341,11 +341,18 @@ compile_str(dtrace_cmd_t *dcp)
 	dcp->dc_name = dcp->dc_arg;
 }
 
+/* A message the library worded completely, newline included. */
+static void
+libmsg(const char *msg)
+{
+	(void)fprintf(stderr, "%s: %s", g_pname, msg);
+}
+
 static int
 errhandler(const dtrace_errdata_t *data, void *arg)
 {
 	(void)arg;
-	error("%s", data->dteda_msg);
+	libmsg(data->dteda_msg);
 	return DTRACE_HANDLE_OK;
 }
 
@@ -353,7 +360,7 @@ static int
 drophandler(const dtrace_dropdata_t *data, void *arg)
 {
 	(void)arg;
-	error("%s", data->dtdda_msg);
+	libmsg(data->dtdda_msg);
 	return DTRACE_HANDLE_OK;
 }
 
@@ -825,7 +832,8 @@ main(int argc, char *argv[])
 		}
 
 		if (g_pid > 0 && dtrace_proc_poll(g_dtp, msg, sizeof(msg))) {
-			notice("%s", msg);
+			if (!g_quiet)
+				libmsg(msg);
 			g_pid = 0;
 			done = 1;
 		}
