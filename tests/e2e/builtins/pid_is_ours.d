@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%d\n", pid == $pid);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%S\n", "\"q\"");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%x %x %x %x\n", 0xf0 | 0x0f, 0xf0 & 0x3c, 0xf0 ^ 0xff, ~0 & 0xff);
+	exit(0);
+}

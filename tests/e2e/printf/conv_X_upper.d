@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%X\n", 0xabcdef);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("[%c]\n", 65);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%lld\n", (long long)-9000000000);
+	exit(0);
+}

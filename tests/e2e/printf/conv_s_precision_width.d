@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("[%8.3s]\n", "abcdef");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%x\n", 0xabcdef);
+	exit(0);
+}

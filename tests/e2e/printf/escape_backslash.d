@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("back\\slash\n");
+	exit(0);
+}

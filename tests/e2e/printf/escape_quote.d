@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("say \"hi\"\n");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%hd\n", 65537);
+	exit(0);
+}

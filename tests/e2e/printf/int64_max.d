@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%lld\n", (long long)0x7fffffffffffffff);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%ld\n", (long)-7);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("[%.5d]\n", 42);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("[%2d]\n", 12345);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%s\n", substr("hello world", 6));
+	exit(0);
+}

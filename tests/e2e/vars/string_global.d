@@ -1,0 +1,10 @@
+#pragma D option quiet
+
+int never;
+
+BEGIN
+{
+	g = "text";
+	printf("%s\n", g);
+	exit(0);
+}
