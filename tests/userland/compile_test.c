@@ -191,6 +191,56 @@ test_if_else(void)
 		   "line 2: failed to resolve x: Unknown variable name");
 }
 
+/* print(): a DIFEXPR whose type the consumer gets as a dt_ctype_t (and the DOF as "D`N"). */
+static void
+test_print(void)
+{
+	dt_cprog_t *p = compile("struct s { int a; char b[4]; unsigned c:3; enum e { X = 2 } d; };\n"
+				"BEGIN { this->p = (struct s *)alloca(sizeof(struct s)); print(*this->p); print(1); }", 0);
+	/* the assignment is an action too (a DIFEXPR without a type) */
+	CHECK(p && !p->err.failed && p->nacts == 3, "print: %zu %s", p ? p->nacts : 0, p ? p->err.text : "");
+	if (p != NULL && p->nacts == 3) {
+		const dt_ctype_t *t = p->acts[1].ptype;
+		CHECK(p->acts[0].ptype == NULL, "an assignment has no print type");
+		CHECK(p->acts[1].kind == DTRACEACT_DIFEXPR && t != NULL, "print is DIFEXPR with a type");
+		if (t != NULL) {
+			CHECK(t->kind == DT_CTYPE_STRUCT && strcmp(t->name, "struct s") == 0 && t->size == 16,
+			      "struct s: kind %d name %s size %llu", t->kind, t->name, (unsigned long long)t->size);
+			CHECK(t->nmembers == 4, "4 members, got %d", t->nmembers);
+			if (t->nmembers == 4) {
+				CHECK(strcmp(t->members[0].name, "a") == 0 && t->members[0].off == 0 &&
+				      t->members[0].type->kind == DT_CTYPE_INT && t->members[0].type->issigned, "member a");
+				CHECK(t->members[1].off == 4 && t->members[1].type->kind == DT_CTYPE_ARRAY &&
+				      t->members[1].type->nelems == 4 && t->members[1].type->ref->ischar &&
+				      strcmp(t->members[1].type->name, "char [4]") == 0, "member b: %s",
+				      t->members[1].type->name);
+				CHECK(t->members[2].bits == 3 && t->members[2].off == 8, "member c bit-field");
+				CHECK(t->members[3].type->kind == DT_CTYPE_ENUM && t->members[3].type->nenums == 1 &&
+				      t->members[3].type->enums[0].value == 2, "member d enum");
+			}
+		}
+		CHECK(p->acts[2].ptype != NULL && p->acts[2].ptype->kind == DT_CTYPE_INT &&
+		      strcmp(p->acts[2].ptype->name, "int") == 0, "print(1) is an int");
+		/* the type string rides in the DOF string table on dofa_arg, as DTrace's does */
+		const dof_hdr_t *h = p->dof;
+		const dof_sec_t *sec = (const dof_sec_t *)((const char *)p->dof + h->dofh_secoff);
+		for (uint32_t i = 0; i < h->dofh_secnum; i++) {
+			if (sec[i].dofs_type != DOF_SECT_ACTDESC)
+				continue;
+			const dof_actdesc_t *ad = (const void *)((const char *)p->dof + sec[i].dofs_offset);
+			const char *str = (const char *)p->dof + sec[ad[1].dofa_strtab].dofs_offset;
+			CHECK(ad[1].dofa_strtab != DOF_SECIDX_NONE && strcmp(str + ad[1].dofa_arg, "D`0") == 0,
+			      "print type string");
+		}
+	}
+	dt_cprog_free(p);
+	expect_err("BEGIN { @a = count(); print(@a); }", "D_PRINT_AGG",
+		   "line 1: print( ) may not be applied to an aggregation -- did you mean printa()?");
+	expect_err("BEGIN { @a = count(); trace(@a); }", "D_TRACE_AGG",
+		   "line 1: trace( ) may not be applied to an aggregation");
+	expect_err("BEGIN { print(exit(0)); }", "D_PRINT_VOID", "line 1: print( ) may not be applied to a void expression");
+}
+
 /* Errors as DTrace words them for scripts and for -n programs. */
 static void
 test_error_forms(void)
@@ -271,6 +321,7 @@ main(void)
 	test_first_program();
 	test_disassembly();
 	test_if_else();
+	test_print();
 	test_error_forms();
 	test_clause_contexts();
 

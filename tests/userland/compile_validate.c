@@ -263,6 +263,8 @@ static const char *const corpus[] = {
 	"BEGIN { system(\"echo %d\", 1); freopen(\"/tmp/x\"); freopen(\"\"); ftruncate(); setopt(\"quiet\"); setopt(\"bufsize\", \"1m\"); }",
 	"BEGIN { stop(); raise(9); chill(1); breakpoint(); panic(); }",
 	"BEGIN { copyout(\"ab\", arg0, 2); copyoutstr(\"ab\", arg0, 3); }",
+	/* print(): trace() with the record's type */
+	"struct s { int a; char b[4]; }; BEGIN { this->p = (struct s *)alloca(sizeof(struct s)); print(*this->p); print(this->p->a); print(\"x\"); }",
 	/* speculations */
 	"BEGIN { self->spec = speculation(); } BEGIN /self->spec/ { speculate(self->spec); trace(1); } "
 	"END /self->spec/ { commit(self->spec); } ERROR { discard(1); }",

@@ -478,20 +478,31 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	}
 
 	switch (idp->id) {
-	case DT_ACT_TRACE: {
+	case DT_ACT_TRACE:
+	case DT_ACT_PRINT: {
+		/* print() is trace() that also names the record's type (DTrace's dtsd_strdata) */
 		dt_node_t *x = call->args;
+		bool trace = idp->id == DT_ACT_TRACE;
 		if (dt_node_count(x) != 1)
 			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
 				idp->name, dt_node_count(x));
-		if (dt_node_is_void(x))
-			dnerror(pcb, call, D_TRACE_VOID, "trace( ) may not be applied to a void expression");
+		if (dt_node_is_void(x) || dt_node_is_actfunc(x))
+			dnerror(pcb, x, trace ? D_TRACE_VOID : D_PRINT_VOID,
+				"%s( ) may not be applied to a void expression", idp->name);
 		if (dt_node_is_dynamic(x))
-			dnerror(pcb, call, D_TRACE_DYN, "trace( ) may not be applied to a translated pointer");
-		if (x->kind == DT_NODE_AGG || dt_node_is_actfunc(x))
-			dnerror(pcb, call, D_PROTO_ARG,
-				"trace( ) argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-				"*", dt_node_type_name(x, n1, sizeof(n1)));
-		dt_act_add(al, DTRACEACT_DIFEXPR, dt_expr_difo(pcb, x, "action"));
+			dnerror(pcb, x, trace ? D_TRACE_DYN : D_PRINT_DYN,
+				"%s( ) may not be applied to a translated pointer", idp->name);
+		if (x->kind == DT_NODE_AGG)
+			dnerror(pcb, x, trace ? D_TRACE_AGG : D_PRINT_AGG, "%s( ) may not be applied to an aggregation%s",
+				idp->name, trace ? "" : " -- did you mean printa()?");
+		struct dt_stmt_act *a = dt_act_add(al, DTRACEACT_DIFEXPR, dt_expr_difo(pcb, x, "action"));
+		if (!trace) {
+			size_t ti;
+			char sd[32];
+			a->ptype = dt_type_export(pcb, x->type, &ti);
+			snprintf(sd, sizeof(sd), "D`%zu", ti);
+			a->strdata = dt_strdup(pcb, sd);
+		}
 		al->data = true;
 		break;
 	}

@@ -51,6 +51,8 @@ struct dt_stmt_act {
 	const char *format;
 	int agg;
 	int stmt;
+	const char *strdata;     /* print(): the type string for the DOF string table */
+	const dt_ctype_t *ptype; /* print(): the record's type */
 };
 
 struct dt_ecb_out {
@@ -70,6 +72,18 @@ void dt_dis_difo(const dt_difo_t *dp, FILE *fp);
 struct dt_cprog_impl {
 	dt_difo_t *difos; /* every DIFO of the program, in order */
 	dt_difo_t *last;
+	/* memory that lives as long as the program (exported print() types) */
+	struct dt_progmem *mem;
+	/* exported types, by the compiler type they describe */
+	struct dt_typemap {
+		const void *from;
+		const dt_ctype_t *to;
+	} *typemap;
+	size_t ntypemap, typemapcap;
 };
+
+/* Describe type t for the consumer (dt_ctype_t, owned by the program); its index in *idx. */
+const dt_ctype_t *dt_type_export(dt_pcb_t *pcb, dt_type_t *t, size_t *idx);
+void dt_progmem_free(struct dt_cprog_impl *impl);
 
 #endif /* DT_CG_H */

@@ -140,6 +140,53 @@ typedef struct dt_cagg {
 } dt_cagg_t;
 
 /*
+ * A C type as the consumer needs it to format a print() record: a
+ * self-contained description owned by the program (types of user programs
+ * and the D program's own structs alike).  Names are DTrace's ("int",
+ * "struct foo", "char *", "uint8_t [4]"); typedefs are resolved except for
+ * the name of the outermost type.
+ */
+#define DT_CTYPE_VOID 0
+#define DT_CTYPE_INT 1    /* integers and char; `issigned', `ischar' */
+#define DT_CTYPE_FLOAT 2
+#define DT_CTYPE_PTR 3    /* `ref' is the pointee (NULL for void *) */
+#define DT_CTYPE_ARRAY 4  /* `ref' is the element, `nelems' of them */
+#define DT_CTYPE_STRUCT 5 /* `members' */
+#define DT_CTYPE_UNION 6  /* `members' (all at offset 0) */
+#define DT_CTYPE_ENUM 7   /* `enums' */
+#define DT_CTYPE_FUNC 8
+#define DT_CTYPE_STRING 9 /* D's string: `size' bytes, NUL-terminated */
+
+typedef struct dt_ctype dt_ctype_t;
+
+typedef struct dt_cmember {
+	const char *name;       /* NULL for an unnamed bit-field */
+	const dt_ctype_t *type;
+	uint64_t off;           /* bytes from the start of the struct */
+	int bits;               /* bit-field width; 0 when not a bit-field */
+	int bitoff;             /* bit-field: bits from the low end of the unit at `off' */
+} dt_cmember_t;
+
+typedef struct dt_cenum {
+	const char *name;
+	int64_t value;
+} dt_cenum_t;
+
+struct dt_ctype {
+	int kind;        /* DT_CTYPE_* */
+	const char *name;
+	uint64_t size;
+	int issigned;
+	int ischar;
+	const dt_ctype_t *ref;
+	uint64_t nelems;
+	const dt_cmember_t *members;
+	int nmembers;
+	const dt_cenum_t *enums;
+	int nenums;
+};
+
+/*
  * One action in the DOF, indexed by its dofa_uarg - uarg_base.  The record
  * conventions are DTrace's: trace() is DIFEXPR; printf/printa/system/
  * freopen put the format in the DOF string table (dofa_arg) on every
@@ -155,6 +202,8 @@ typedef struct dt_caction {
 	const char *format; /* printf-like format, or NULL */
 	int agg;            /* index into aggs for aggregating and printa actions, or -1 */
 	uint64_t arg;       /* dofa_arg as emitted (format: string offset) */
+	/* print(): the type of the DIFEXPR record (its DOF string is "D`N"), else NULL */
+	const dt_ctype_t *ptype;
 } dt_caction_t;
 
 /* One ECB description: a clause applied to one of its probe descriptions. */

@@ -223,6 +223,7 @@ dt_cprog_free(dt_cprog_t *prog)
 			n = dp->next;
 			dt_difo_free(dp);
 		}
+		dt_progmem_free(prog->impl);
 		free(prog->impl);
 	}
 	free(prog);

@@ -209,6 +209,9 @@ dt_dof_build(dt_pcb_t *pcb, struct dt_ecb_out *ecbs, int necbs)
 				if (DTRACEACT_ISPRINTFLIKE(a->kind) && a->format != NULL) {
 					ad[j].dofa_strtab = b.strsec;
 					ad[j].dofa_arg = dof_add_string(&b, a->format);
+				} else if (a->strdata != NULL) {
+					ad[j].dofa_strtab = b.strsec;
+					ad[j].dofa_arg = dof_add_string(&b, a->strdata);
 				} else {
 					ad[j].dofa_strtab = DOF_SECIDX_NONE;
 					ad[j].dofa_arg = a->arg;
@@ -220,6 +223,7 @@ dt_dof_build(dt_pcb_t *pcb, struct dt_ecb_out *ecbs, int necbs)
 				ca->format = NULL;
 				ca->agg = a->agg;
 				ca->arg = ad[j].dofa_arg;
+				ca->ptype = a->ptype;
 				if (a->format != NULL)
 					ca->format = strdup(a->format);
 				prog->nacts++;

@@ -10,8 +10,10 @@
  * came from.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dt_cg.h"
 #include "dt_parse.h"
 
 dt_type_t *
@@ -111,8 +113,10 @@ static size_t
 dt_type_name_r(const dt_type_t *t, char *buf, size_t len, const char *suffix)
 {
 	char tmp[512];
+	/* as CTF spells declarators: a blank between a base type and "[n]", "()" or "(*)" */
+	const char *sep = suffix[0] == '[' || suffix[0] == '(' ? " " : "";
 	if (t == NULL)
-		return (size_t)snprintf(buf, len, "<untyped>%s", suffix);
+		return (size_t)snprintf(buf, len, "<untyped>%s%s", sep, suffix);
 	switch (t->kind) {
 	case DT_TK_PTR:
 		if (t->ref != NULL && t->ref->kind == DT_TK_FUNC) {
@@ -135,23 +139,10 @@ dt_type_name_r(const dt_type_t *t, char *buf, size_t len, const char *suffix)
 	case DT_TK_ARRAY:
 		snprintf(tmp, sizeof(tmp), "%s[%llu]", suffix, (unsigned long long)t->nelems);
 		return dt_type_name_r(t->ref, buf, len, tmp);
-	case DT_TK_FUNC: {
-		char args[512] = "";
-		size_t n = 0;
-		for (int i = 0; i < t->nargs; i++) {
-			char a[256];
-			dt_type_name_r(t->args[i], a, sizeof(a), "");
-			n += (size_t)snprintf(args + n, sizeof(args) - n, "%s%s", i ? ", " : "", a);
-			if (n >= sizeof(args))
-				n = sizeof(args) - 1;
-		}
-		if (t->varargs)
-			snprintf(args + n, sizeof(args) - n, "%s...", t->nargs ? ", " : "");
-		else if (t->nargs == 0)
-			snprintf(args, sizeof(args), "void");
-		snprintf(tmp, sizeof(tmp), "%s(%s)", suffix, args);
+	case DT_TK_FUNC:
+		/* CTF names a function type without its parameters: "int ()", "int (*)()" */
+		snprintf(tmp, sizeof(tmp), "%s()", suffix);
 		return dt_type_name_r(t->ref, buf, len, tmp);
-	}
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
 	case DT_TK_ENUM:
@@ -159,14 +150,14 @@ dt_type_name_r(const dt_type_t *t, char *buf, size_t len, const char *suffix)
 		const char *kw = t->kind == DT_TK_STRUCT ? "struct" : t->kind == DT_TK_UNION ? "union"
 		                 : t->kind == DT_TK_ENUM ? "enum" : "struct";
 		if (t->name == NULL)
-			return (size_t)snprintf(buf, len, "%s %s%s", kw, "(anon)", suffix);
-		return (size_t)snprintf(buf, len, "%s %s%s", kw, t->name, suffix);
+			return (size_t)snprintf(buf, len, "%s %s%s%s", kw, "(anon)", sep, suffix);
+		return (size_t)snprintf(buf, len, "%s %s%s%s", kw, t->name, sep, suffix);
 	}
 	case DT_TK_DYN:
-		return (size_t)snprintf(buf, len, "<dynamic>%s", suffix);
+		return (size_t)snprintf(buf, len, "<dynamic>%s%s", sep, suffix);
 	default:
-		return (size_t)snprintf(buf, len, "%s%s%s", t->isconst ? "const " : "",
-					t->name != NULL ? t->name : "?", suffix);
+		return (size_t)snprintf(buf, len, "%s%s%s%s", t->isconst ? "const " : "",
+					t->name != NULL ? t->name : "?", sep, suffix);
 	}
 }
 
@@ -327,4 +318,167 @@ dt_types_init(dt_pcb_t *pcb)
 	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
 	pcb->t_size = dt_type_lookup(pcb, "size_t");
 	pcb->t_ptrdiff = dt_type_lookup(pcb, "ptrdiff_t");
+}
+
+/* ---- types described for the consumer (print()) ---------------------------- */
+
+struct dt_progmem {
+	struct dt_progmem *next;
+	max_align_t data[];
+};
+
+static void *
+dt_progmem_alloc(dt_pcb_t *pcb, size_t n)
+{
+	struct dt_cprog_impl *impl = pcb->prog->impl;
+	struct dt_progmem *m = calloc(1, sizeof(*m) + n);
+	if (m == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	m->next = impl->mem;
+	impl->mem = m;
+	return m->data;
+}
+
+static char *
+dt_progmem_strdup(dt_pcb_t *pcb, const char *s)
+{
+	char *p = dt_progmem_alloc(pcb, strlen(s) + 1);
+	strcpy(p, s);
+	return p;
+}
+
+void
+dt_progmem_free(struct dt_cprog_impl *impl)
+{
+	struct dt_progmem *m, *n;
+	for (m = impl->mem; m != NULL; m = n) {
+		n = m->next;
+		free(m);
+	}
+	impl->mem = NULL;
+	free(impl->typemap);
+	impl->typemap = NULL;
+}
+
+const dt_ctype_t *
+dt_type_export(dt_pcb_t *pcb, dt_type_t *t, size_t *idx)
+{
+	struct dt_cprog_impl *impl = pcb->prog->impl;
+	char name[512];
+	dt_type_t *r;
+	dt_ctype_t *c;
+
+	for (size_t i = 0; i < impl->ntypemap; i++) {
+		if (impl->typemap[i].from == t) {
+			if (idx != NULL)
+				*idx = i;
+			return impl->typemap[i].to;
+		}
+	}
+	/* enter it before its members so that self-referencing structs end */
+	c = dt_progmem_alloc(pcb, sizeof(*c));
+	if (impl->ntypemap == impl->typemapcap) {
+		size_t cap = impl->typemapcap ? impl->typemapcap * 2 : 16;
+		struct dt_typemap *m = realloc(impl->typemap, cap * sizeof(*m));
+		if (m == NULL)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		impl->typemap = m;
+		impl->typemapcap = cap;
+	}
+	impl->typemap[impl->ntypemap].from = t;
+	impl->typemap[impl->ntypemap].to = c;
+	if (idx != NULL)
+		*idx = impl->ntypemap;
+	impl->ntypemap++;
+
+	c->name = dt_progmem_strdup(pcb, dt_type_name(t, name, sizeof(name)));
+	r = dt_type_resolve(t);
+	if (r != NULL && r->kind == DT_TK_FWD && r->name != NULL) {
+		dt_type_t *def = dt_type_tag(pcb, DT_TK_STRUCT, r->name);
+		if (def != NULL)
+			r = def;
+	}
+	if (r == NULL) {
+		c->kind = DT_CTYPE_INT;
+		c->size = 8;
+		c->issigned = 1;
+		return c;
+	}
+	c->size = r->kind == DT_TK_STRING ? pcb->strsize : r->size;
+	c->issigned = r->issigned;
+	c->ischar = r->ischar;
+	switch (r->kind) {
+	case DT_TK_VOID:
+		c->kind = DT_CTYPE_VOID;
+		break;
+	case DT_TK_INT:
+	case DT_TK_DYN:
+		c->kind = DT_CTYPE_INT;
+		if (r->kind == DT_TK_DYN) {
+			c->size = 8;
+			c->issigned = 1;
+		}
+		break;
+	case DT_TK_FLOAT:
+		c->kind = DT_CTYPE_FLOAT;
+		break;
+	case DT_TK_STRING:
+		c->kind = DT_CTYPE_STRING;
+		break;
+	case DT_TK_PTR: {
+		dt_type_t *ref = dt_type_resolve(r->ref);
+		c->kind = DT_CTYPE_PTR;
+		c->size = 8;
+		c->ref = ref == NULL || ref->kind == DT_TK_VOID ? NULL : dt_type_export(pcb, r->ref, NULL);
+		break;
+	}
+	case DT_TK_ARRAY:
+		c->kind = DT_CTYPE_ARRAY;
+		c->nelems = r->nelems;
+		c->ref = dt_type_export(pcb, r->ref, NULL);
+		break;
+	case DT_TK_FUNC:
+		c->kind = DT_CTYPE_FUNC;
+		break;
+	case DT_TK_ENUM: {
+		int n = 0;
+		c->kind = DT_CTYPE_ENUM;
+		c->issigned = 1;
+		for (dt_member_t *m = r->members; m != NULL; m = m->next)
+			n++;
+		dt_cenum_t *e = dt_progmem_alloc(pcb, sizeof(*e) * (size_t)(n + 1));
+		n = 0;
+		for (dt_member_t *m = r->members; m != NULL; m = m->next, n++) {
+			e[n].name = dt_progmem_strdup(pcb, m->name);
+			e[n].value = m->value;
+		}
+		c->enums = e;
+		c->nenums = n;
+		break;
+	}
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_FWD: {
+		int n = 0;
+		c->kind = r->kind == DT_TK_UNION ? DT_CTYPE_UNION : DT_CTYPE_STRUCT;
+		for (dt_member_t *m = r->members; m != NULL; m = m->next)
+			n++;
+		dt_cmember_t *mv = dt_progmem_alloc(pcb, sizeof(*mv) * (size_t)(n + 1));
+		n = 0;
+		for (dt_member_t *m = r->members; m != NULL; m = m->next, n++) {
+			mv[n].name = m->name != NULL ? dt_progmem_strdup(pcb, m->name) : NULL;
+			mv[n].type = dt_type_export(pcb, m->type, NULL);
+			mv[n].off = m->off;
+			mv[n].bits = m->bits;
+			mv[n].bitoff = m->bitoff;
+		}
+		c->members = mv;
+		c->nmembers = n;
+		break;
+	}
+	default:
+		c->kind = DT_CTYPE_INT;
+		break;
+	}
+	return c;
 }
