@@ -13,3 +13,11 @@ if(TARGET dt_compiler)
 		set_tests_properties(userland_compile_difos_pass_core_validator PROPERTIES LABELS userland)
 	endif()
 endif()
+
+# print(): the consumer's formatting of compiled types (dt_print_typed.c) on synthetic records.
+if(TARGET dt_compiler AND TARGET dtrace)
+	add_executable(userland_compile_print ${CMAKE_CURRENT_LIST_DIR}/compile_print.c)
+	target_link_libraries(userland_compile_print PRIVATE dtrace)
+	add_test(NAME userland_print_formats_types_as_dtrace COMMAND userland_compile_print)
+	set_tests_properties(userland_print_formats_types_as_dtrace PROPERTIES LABELS userland)
+endif()

@@ -17,6 +17,7 @@ add_library(dtrace STATIC
 	dt_handle.c
 	dt_options.c
 	dt_print.c
+	dt_print_typed.c
 	dt_printf.c
 	dt_probes.c
 	dt_proc.c

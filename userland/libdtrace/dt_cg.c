@@ -574,6 +574,34 @@ dt_cg_binary(dt_difo_t *dp, dt_node_t *n)
 	return rl;
 }
 
+/*
+ * Store rs into the bit-field l whose storage unit is at address ra: load
+ * the unit, clear the field's bits, or in the value's low bits shifted into
+ * place, store the unit back (DTrace's little-endian bit order, as loads).
+ */
+static void
+dt_cg_field_store(dt_difo_t *dp, dt_node_t *l, int rs, int ra)
+{
+	dt_member_t *m = l->member;
+	uint64_t mask = m->bits >= 64 ? ~0ULL : (1ULL << m->bits) - 1;
+	int u = dt_reg_alloc(dp), k = dt_reg_alloc(dp), v = dt_reg_alloc(dp);
+
+	dt_emit(dp, DIF_INSTR_MOV(ra, u));
+	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(l->type, false), u, u));
+	dt_setx(dp, k, ~(mask << m->bitoff));
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, u, k, u));
+	dt_emit(dp, DIF_INSTR_MOV(rs, v));
+	dt_setx(dp, k, mask);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, v, k, v));
+	dt_setx(dp, k, (uint64_t)m->bitoff);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, v, k, v));
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
+	dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), u, ra));
+	dt_reg_free(dp, v);
+	dt_reg_free(dp, k);
+	dt_reg_free(dp, u);
+}
+
 static int
 dt_cg_assign(dt_difo_t *dp, dt_node_t *n)
 {
@@ -605,11 +633,11 @@ dt_cg_assign(dt_difo_t *dp, dt_node_t *n)
 	if (l->kind == DT_NODE_VAR) {
 		dt_cg_var_store(dp, l, rs);
 	} else {
-		if (l->flags & DT_NF_BITFIELD)
-			dt_error(dp->pcb, n->line, D_UNKNOWN, "cannot assign to a bit-field");
 		int ra = dt_cg_addr(dp, l);
 		dt_type_t *t = dt_type_resolve(l->type);
-		if (l->flags & DT_NF_REF) {
+		if (l->flags & DT_NF_BITFIELD) {
+			dt_cg_field_store(dp, l, rs, ra);
+		} else if (l->flags & DT_NF_REF) {
 			int sz = dt_reg_alloc(dp);
 			dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
 			dt_emit(dp, DIF_INSTR_COPYS(rs, sz, ra));
@@ -646,7 +674,10 @@ dt_cg_incdec(dt_difo_t *dp, dt_node_t *n)
 	if (l->kind == DT_NODE_VAR) {
 		dt_cg_var_store(dp, l, nv);
 	} else {
-		dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), nv, ra));
+		if (l->flags & DT_NF_BITFIELD)
+			dt_cg_field_store(dp, l, nv, ra);
+		else
+			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), nv, ra));
 		dt_reg_free(dp, ra);
 	}
 	if (post) {

@@ -142,9 +142,10 @@ typedef struct dt_cagg {
 /*
  * A C type as the consumer needs it to format a print() record: a
  * self-contained description owned by the program (types of user programs
- * and the D program's own structs alike).  Names are DTrace's ("int",
- * "struct foo", "char *", "uint8_t [4]"); typedefs are resolved except for
- * the name of the outermost type.
+ * and the D program's own structs alike).  Names are spelled as CTF spells
+ * them ("int", "struct foo", "char *", "uint8_t [4]", "struct " for an
+ * anonymous struct); `kind' and the rest describe the type with typedefs
+ * resolved, `name' is the type as declared (a typedef's name).
  */
 #define DT_CTYPE_VOID 0
 #define DT_CTYPE_INT 1    /* integers and char; `issigned', `ischar' */
@@ -156,6 +157,7 @@ typedef struct dt_cagg {
 #define DT_CTYPE_ENUM 7   /* `enums' */
 #define DT_CTYPE_FUNC 8
 #define DT_CTYPE_STRING 9 /* D's string: `size' bytes, NUL-terminated */
+#define DT_CTYPE_FWD 10   /* struct/union declared but never defined */
 
 typedef struct dt_ctype dt_ctype_t;
 

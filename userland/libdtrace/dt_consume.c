@@ -460,6 +460,19 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 			}
 		}
 
+		/* print(): the record by the type the compiler recorded for it */
+		if (act == DTRACEACT_DIFEXPR && dtp->dt_printtype != NULL) {
+			const struct dt_ctype *pt = dtp->dt_printtype(dtp, rec->dtrd_uarg);
+
+			if (pt != NULL) {
+				n = dt_print_typed(dtp, fp, pt, addr, rec->dtrd_size);
+				if (n < 0)
+					return (size_t)-1;
+				if (n > 0)
+					continue;
+			}
+		}
+
 		if (act == DTRACEACT_PRINTA) {
 			/* printa() without a format: the default layout */
 			dtrace_aggvarid_t *aggvars;

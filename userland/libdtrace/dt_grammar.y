@@ -466,6 +466,8 @@ specifier_qualifier_list:
 	|	specifier_qualifier_list DT_KEY_SHORT	{ dt_ds_mod(pcb, $1, DT_DS_SHORT); $$ = $1; }
 	|	specifier_qualifier_list DT_KEY_INT	{ dt_ds_base(pcb, $1, DT_KEY_INT); $$ = $1; }
 	|	specifier_qualifier_list DT_KEY_LONG	{ dt_ds_mod(pcb, $1, DT_DS_LONG); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_FLOAT	{ dt_ds_base(pcb, $1, DT_KEY_FLOAT); $$ = $1; }
+	|	specifier_qualifier_list DT_KEY_DOUBLE	{ dt_ds_base(pcb, $1, DT_KEY_DOUBLE); $$ = $1; }
 	|	specifier_qualifier_list DT_KEY_SIGNED	{ dt_ds_mod(pcb, $1, DT_DS_SIGNED); $$ = $1; }
 	|	specifier_qualifier_list DT_KEY_UNSIGNED { dt_ds_mod(pcb, $1, DT_DS_UNSIGNED); $$ = $1; }
 	|	specifier_qualifier_list DT_KEY_CONST	{ dt_ds_mod(pcb, $1, DT_DS_CONST); $$ = $1; }

@@ -162,6 +162,8 @@ struct dtrace_hdl {
 	/* do two records' uargs come from one D statement?  (programs; else
 	 * equal uargs mean one statement, as DTrace's compiler makes them) */
 	int (*dt_samestmt)(dtrace_hdl_t *dtp, uint64_t a, uint64_t b);
+	/* the type print() recorded for the DIFEXPR record with this uarg, or NULL (programs) */
+	const struct dt_ctype *(*dt_printtype)(dtrace_hdl_t *dtp, uint64_t uarg);
 };
 
 static inline int
@@ -245,6 +247,11 @@ int dt_print_usym(dtrace_hdl_t *dtp, FILE *fp, const char *addr, dtrace_actkind_
 int dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr);
 int dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
 		   size_t size, uint64_t normal);
+
+/* dt_print_typed.c: print()'s record by its type; bytes used, 0 when not
+ * printable by type (print it as trace() would), -1 on error */
+int dt_print_typed(dtrace_hdl_t *dtp, FILE *fp, const struct dt_ctype *t, const void *addr,
+		   size_t size);
 
 /* dt_aggregate.c */
 typedef int dtrace_aggregate_walk_joined_f(const dtrace_aggdata_t **aggsdata, int naggvars,

@@ -103,6 +103,15 @@ dt_program_action(dtrace_hdl_t *dtp, uint64_t uarg, const dtrace_prog_t **pgpp)
 	return NULL;
 }
 
+static const dt_ctype_t *
+dt_program_printtype(dtrace_hdl_t *dtp, uint64_t uarg)
+{
+	const dtrace_prog_t *pgp;
+	const dt_caction_t *act = dt_program_action(dtp, uarg, &pgp);
+
+	return act != NULL ? act->ptype : NULL;
+}
+
 /* Our compiler gives every action its own cookie: statements are its stmt numbers. */
 static int
 dt_program_samestmt(dtrace_hdl_t *dtp, uint64_t a, uint64_t b)
@@ -197,6 +206,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	dtp->dt_progs = pgp;
 	dtp->dt_aggname = dt_program_aggname;
 	dtp->dt_samestmt = dt_program_samestmt;
+	dtp->dt_printtype = dt_program_printtype;
 	return pgp;
 }
 

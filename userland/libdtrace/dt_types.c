@@ -391,7 +391,14 @@ dt_type_export(dt_pcb_t *pcb, dt_type_t *t, size_t *idx)
 		*idx = impl->ntypemap;
 	impl->ntypemap++;
 
-	c->name = dt_progmem_strdup(pcb, dt_type_name(t, name, sizeof(name)));
+	dt_type_name(t, name, sizeof(name));
+	{
+		/* CTF names an anonymous struct, union or enum "struct " */
+		char *anon = strstr(name, "(anon)");
+		if (anon != NULL)
+			memmove(anon, anon + 6, strlen(anon + 6) + 1);
+	}
+	c->name = dt_progmem_strdup(pcb, name);
 	r = dt_type_resolve(t);
 	if (r != NULL && r->kind == DT_TK_FWD && r->name != NULL) {
 		dt_type_t *def = dt_type_tag(pcb, DT_TK_STRUCT, r->name);
@@ -456,9 +463,11 @@ dt_type_export(dt_pcb_t *pcb, dt_type_t *t, size_t *idx)
 		c->nenums = n;
 		break;
 	}
+	case DT_TK_FWD:
+		c->kind = DT_CTYPE_FWD;
+		break;
 	case DT_TK_STRUCT:
-	case DT_TK_UNION:
-	case DT_TK_FWD: {
+	case DT_TK_UNION: {
 		int n = 0;
 		c->kind = r->kind == DT_TK_UNION ? DT_CTYPE_UNION : DT_CTYPE_STRUCT;
 		for (dt_member_t *m = r->members; m != NULL; m = m->next)

@@ -1,0 +1,6 @@
+/* print() of an aggregation is refused, pointing at printa(). */
+BEGIN
+{
+	@a = count();
+	print(@a);
+}
