@@ -130,9 +130,12 @@ const char *dtrace_state_errmsg(const dtrace_state_t *state);
  * (bad argument, or DOF refused: see dtrace_state_errmsg), DTRACE_EBUSY
  * (ENABLE after GO, snapshot of a ring/fill buffer before STOP), DTRACE_ENOENT
  * (STATUS before GO, snapshot of a CPU without a buffer), DTRACE_E2BIG (DOF
- * too large, buffers smaller than the reserve), DTRACE_ENOSPC (a needed
- * buffer sized 0), DTRACE_EACCES (destructive actions without the
- * destructive option), DTRACE_ENOTSUP (unknown cmd).
+ * too large, buffers smaller than the reserve), DTRACE_EFBIG (GO: a buffer
+ * beyond 16 MB per CPU for a state opened without DTRACE_PRIV_ALL),
+ * DTRACE_ENOSPC (a needed buffer sized 0; a snapshot whose stated room,
+ * dtbd_size != 0, is too small), DTRACE_EACCES (destructive actions without
+ * the destructive option), DTRACE_ENOTSUP (unknown cmd).  As in DTrace, a
+ * snapshot's dtbd_data must have room for a whole buffer when dtbd_size is 0.
  */
 int dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv);
 

@@ -51,6 +51,7 @@ typedef uint32_t dtrace_cpuid_t;
 #define DTRACE_ENOMEM 12
 #define DTRACE_EACCES 13
 #define DTRACE_EINVAL 22
+#define DTRACE_EFBIG 27
 #define DTRACE_ENOSPC 28
 #define DTRACE_E2BIG 7
 #define DTRACE_EALREADY 114 /* not shared: the core only passes it back */

@@ -19,9 +19,8 @@
 #include "dif/dif_internal.h"
 #include "testport.h"
 
-/* The framework's (core/framework.c), when it is linked in; else ours. */
-__attribute__((weak)) dtrace_cpu_core_t *dtrace_cpu_core;
-__attribute__((weak)) uint32_t dtrace_ncpus;
+/* dtrace_cpu_core and dtrace_ncpus are core/framework.c's; without
+ * dtrace_init() this target points them at its own array. */
 
 #define NCPUS 2
 #define SCRATCH 4096

@@ -23,9 +23,6 @@
 #include "dif/dif_internal.h"
 #include "testport.h"
 
-__attribute__((weak)) dtrace_cpu_core_t *dtrace_cpu_core;
-__attribute__((weak)) uint32_t dtrace_ncpus;
-
 #define I(op, r1, r2, rd) DIF_INSTR_FMT(DIF_OP_##op, r1, r2, rd)
 #define SETX(i, rd) DIF_INSTR_SETX(i, rd)
 #define SETS(s, rd) DIF_INSTR_SETS(s, rd)

@@ -29,6 +29,12 @@
 
 /* The largest buffer a size option may ask for: offsets must fit intptr_t. */
 #define DTRACE_BUFSIZE_MAX ((uint64_t)INTPTR_MAX / 2)
+/*
+ * The largest per-CPU buffer a consumer without every privilege may have
+ * (DTrace's dtrace_nonroot_maxsize): beyond it GO fails with EFBIG, and the
+ * size is not shrunk to fit, as it is for a shortage of memory.
+ */
+#define DTRACE_NONROOT_MAXSIZE ((uint64_t)16 * 1024 * 1024)
 
 /* --- Allocation ---------------------------------------------------------- */
 
@@ -149,7 +155,8 @@ dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, int which)
 
 	/*
 	 * DTrace's sizing: round down to 8 bytes; never below the END/ERROR
-	 * reserve (E2BIG, so the consumer can tell it from ENOMEM); on ENOMEM
+	 * reserve (E2BIG, so the consumer can tell it from ENOMEM); above
+	 * 16 MB per CPU only for a consumer with every privilege (EFBIG); on ENOMEM
 	 * shrink by the smallest power of two covering the shortfall, unless
 	 * the consumer asked for bufresize=manual.
 	 */
@@ -157,6 +164,8 @@ dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, int which)
 		size &= ~(int64_t)(sizeof(uint64_t) - 1);
 		if ((uint64_t)size < state->dts_reserve)
 			return DTRACE_E2BIG;
+		if ((uint64_t)size > DTRACE_NONROOT_MAXSIZE && state->dts_priv != DTRACE_PRIV_ALL)
+			return DTRACE_EFBIG;
 		if ((uint64_t)size > DTRACE_BUFSIZE_MAX)
 			size = (int64_t)DTRACE_BUFSIZE_MAX & ~(int64_t)7;
 
@@ -530,12 +539,12 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 			desc->dtbd_oldest = 0;
 			return 0;
 		}
-		if (desc->dtbd_size < buf->dtb_size)
-			return DTRACE_ENOSPC;
-		if (buf->dtb_flags & DTRACEBUF_WRAPPED) {
-			dtrace_buffer_polish(buf);
+		if (buf->dtb_flags & DTRACEBUF_WRAPPED)
 			sz = buf->dtb_size;
-		}
+		if (desc->dtbd_size != 0 && desc->dtbd_size < sz)
+			return DTRACE_ENOSPC;
+		if (buf->dtb_flags & DTRACEBUF_WRAPPED)
+			dtrace_buffer_polish(buf);
 		if (sz != 0)
 			memcpy(desc->dtbd_data, buf->dtb_tomax, sz);
 		desc->dtbd_size = sz;
@@ -549,7 +558,7 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 
 	if (buf->dtb_tomax == NULL || buf->dtb_xamot == NULL)
 		return DTRACE_ENOENT;
-	if (desc->dtbd_size < buf->dtb_size)
+	if (desc->dtbd_size != 0 && desc->dtbd_size < buf->dtb_size)
 		return DTRACE_ENOSPC;
 
 	cached = buf->dtb_tomax;

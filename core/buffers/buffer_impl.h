@@ -164,8 +164,12 @@ void dtrace_buffer_activate_cpu(struct dtrace_state *state, dtrace_cpuid_t cpu);
 /*
  * DTRACE_CTL_BUFSNAP and DTRACE_CTL_AGGSNAP, with the framework lock held:
  * `bufs` is state->dts_buffer or state->dts_aggbuffer, desc->dtbd_cpu names
- * the CPU, desc->dtbd_size the room at desc->dtbd_data (it must hold a whole
- * buffer, dtb_size bytes; else ENOSPC and nothing is switched).  Switch and
+ * the CPU.  As in DTrace, dtbd_data must have room for a whole buffer (the
+ * size option's value as GO settled it), and a dtbd_size of 0 on entry means
+ * just that.  A non-zero dtbd_size is taken as the room (DTrace ignores it
+ * and would copy past it): a ring or fill buffer whose data exceeds it, or a
+ * switch buffer whose size exceeds it (its data is only known after the
+ * switch), fails with ENOSPC and nothing is consumed or switched.  Switch and
  * aggregation buffers are switched by a cross-call and the inactive half is
  * copied; ring and fill buffers are copied whole once the state has
  * stopped (EBUSY before), and later snapshots return nothing.  Fills size,

@@ -20,12 +20,6 @@
  */
 #include "../dtrace_impl.h"
 
-/*
- * A common symbol, as core/dif does: it yields to core/framework.c's
- * definition, and lets this file link where the framework is absent.
- */
-__attribute__((common)) dtrace_cpu_core_t *dtrace_cpu_core;
-
 dtrace_specid_t
 dtrace_speculation(dtrace_state_t *state)
 {

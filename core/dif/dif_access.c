@@ -19,15 +19,6 @@
  */
 #include "dif_internal.h"
 
-/*
- * The per-CPU core array belongs to core/framework.c, which defines and
- * allocates it in dtrace_init().  These common definitions let core/dif/
- * link on its own (its unit tests, the fuzzer, the benchmark) and yield to
- * the framework's definitions whenever that is linked.
- */
-__attribute__((common)) dtrace_cpu_core_t *dtrace_cpu_core;
-__attribute__((common)) uint32_t dtrace_ncpus;
-
 uint32_t
 dtrace_dif_fltflag(int flt)
 {

@@ -540,6 +540,101 @@ test_cpu_option_allocates_one_cpu(void)
 	CHECK_EQ(testport_alloc_outstanding(), 0);
 }
 
+/* DTrace's dtrace_nonroot_maxsize: 16 MB per CPU unless every privilege. */
+static void
+test_nonroot_buffer_limit_is_efbig(void)
+{
+	const int64_t limit = 16 * 1024 * 1024;
+
+	testport_reset(false);
+	testport_set_ncpus(1);
+	/* at the limit: allowed */
+	state_init(limit, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_priv = DTRACE_PRIV_USER | DTRACE_PRIV_PROC;
+	CHECK_EQ(dtrace_state_buffers(&state), 0);
+	CHECK_EQ(state.dts_buffer[0].dtb_size, (uint64_t)limit);
+	dtrace_state_buffers_free(&state);
+	/* beyond it: EFBIG, not shrunk as a memory shortage would be */
+	state_init(limit + 8, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_priv = DTRACE_PRIV_USER | DTRACE_PRIV_PROC | DTRACE_PRIV_KERNEL;
+	CHECK_EQ(dtrace_state_buffers(&state), DTRACE_EFBIG);
+	CHECK(state.dts_buffer == NULL);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+	/* the aggregation buffer has the same limit */
+	state_init(64, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_priv = DTRACE_PRIV_USER;
+	state.dts_options[DTRACEOPT_AGGSIZE] = limit + 1024;
+	CHECK_EQ(dtrace_state_buffers(&state), DTRACE_EFBIG);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+	/* a consumer with every privilege may go beyond */
+	state_init(limit + 8, DTRACEOPT_BUFPOLICY_SWITCH);
+	state.dts_priv = DTRACE_PRIV_ALL;
+	CHECK_EQ(dtrace_state_buffers(&state), 0);
+	CHECK_EQ(state.dts_buffer[0].dtb_size, (uint64_t)limit + 8);
+	dtrace_state_buffers_free(&state);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+}
+
+/*
+ * As in DTrace, a consumer need not say how much room dtbd_data has: a
+ * dtbd_size of 0 means room for a whole buffer.  A room it does state is
+ * respected: too small for the data is ENOSPC, and nothing is consumed.
+ */
+static void
+test_snapshot_room(void)
+{
+	static char out[256];
+	dtrace_bufdesc_t desc;
+	dtrace_buffer_t *buf;
+
+	testport_reset(false);
+	testport_set_ncpus(1);
+	state_init(128, DTRACEOPT_BUFPOLICY_SWITCH);
+	CHECK_EQ(dtrace_state_buffers(&state), 0);
+	dtrace_buffer_activate(&state);
+	state.dts_activity = DTRACE_ACTIVITY_ACTIVE;
+	buf = &state.dts_buffer[0];
+	CHECK_EQ(record(buf, 3, 4, 1), 0);
+	memset(&desc, 0, sizeof(desc));
+	desc.dtbd_data = out;
+	desc.dtbd_size = 0; /* a DTrace consumer's call */
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), 0);
+	CHECK_EQ(desc.dtbd_size, 8);
+	CHECK_EQ(word_at(out, 4), 1);
+	/* stated room below the buffer's size: the switch could not fit */
+	CHECK_EQ(record(buf, 3, 4, 2), 0);
+	desc.dtbd_size = 64;
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), DTRACE_ENOSPC);
+	CHECK_EQ(buf->dtb_offset, 8); /* not switched */
+	desc.dtbd_size = 128;
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), 0);
+	CHECK_EQ(desc.dtbd_size, 8);
+	CHECK_EQ(word_at(out, 4), 2);
+	dtrace_state_buffers_free(&state);
+
+	/* a stopped ring: room for its data is enough */
+	state_init(128, DTRACEOPT_BUFPOLICY_RING);
+	CHECK_EQ(dtrace_state_buffers(&state), 0);
+	dtrace_buffer_activate(&state);
+	state.dts_activity = DTRACE_ACTIVITY_ACTIVE;
+	buf = &state.dts_buffer[0];
+	CHECK_EQ(record(buf, 2, 4, 1), 0);
+	CHECK_EQ(record(buf, 2, 4, 2), 16);
+	state.dts_activity = DTRACE_ACTIVITY_STOPPED;
+	desc.dtbd_size = 24; /* less than its 32 bytes of data */
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), DTRACE_ENOSPC);
+	CHECK(!(buf->dtb_flags & DTRACEBUF_CONSUMED));
+	desc.dtbd_size = 32; /* less than the buffer, but all of the data */
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), 0);
+	CHECK_EQ(desc.dtbd_size, 32);
+	CHECK_EQ(word_at(out, 20), 2);
+	desc.dtbd_size = 0;
+	CHECK_EQ(dtrace_buffer_snapshot(&state, state.dts_buffer, &desc), 0);
+	CHECK_EQ(desc.dtbd_size, 0); /* consumed */
+	dtrace_state_buffers_free(&state);
+	CHECK_EQ(testport_alloc_outstanding(), 0);
+}
+
 int
 main(void)
 {
@@ -555,5 +650,7 @@ main(void)
 	test_resize_speculation_buffers();
 	test_resize_manual_fails();
 	test_cpu_option_allocates_one_cpu();
+	test_nonroot_buffer_limit_is_efbig();
+	test_snapshot_room();
 	return TEST_DONE();
 }

@@ -13,12 +13,10 @@
 #include "testport.h"
 
 /*
- * core/framework.c defines these and dtrace_init() fills them; tests that
- * run DIF without the framework provide their own array (a weak definition
- * yields to the framework's when it is linked).
+ * core/framework.c defines dtrace_cpu_core/dtrace_ncpus and dtrace_init()
+ * fills them; tests that run DIF without dtrace_init() point them at their
+ * own array (env_init below).
  */
-__attribute__((weak)) dtrace_cpu_core_t *dtrace_cpu_core;
-__attribute__((weak)) uint32_t dtrace_ncpus;
 
 /* --- DIF by macro ------------------------------------------------------------- */
 #define I(op, r1, r2, rd) DIF_INSTR_FMT(DIF_OP_##op, r1, r2, rd)
