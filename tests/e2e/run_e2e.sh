@@ -10,6 +10,8 @@
 #   NAME.rc   exit status (optional: 0 without it)
 #   NAME.sed  sed script applied to standard output before comparing
 #             (for what varies between runs, such as the CPU column)
+#   NAME.esed sed script applied to standard error before comparing (drop
+#             counts and CPU numbers, process ids)
 # Timing-dependent tests use tick-N and exit() so that all of this is
 # deterministic; TZ is UTC for %Y and walltimestamp.
 set -u
@@ -36,6 +38,10 @@ RC=$?
 
 if [ -f "$NAME.sed" ]; then
 	sed -f "$NAME.sed" "$TMP/out" >"$TMP/out.sed" && mv "$TMP/out.sed" "$TMP/out"
+fi
+
+if [ -f "$NAME.esed" ]; then
+	sed -f "$NAME.esed" "$TMP/err" >"$TMP/err.sed" && mv "$TMP/err.sed" "$TMP/err"
 fi
 
 FAIL=0

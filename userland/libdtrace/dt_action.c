@@ -636,10 +636,20 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 			dt_node_t *dyn = size->list;
 			if (!dt_node_is_integer(dyn))
 				dnerror(pcb, call, D_TRACEMEM_SIZE, "tracemem( ) argument #3 must be an integer");
-			dt_act_add(al, DTRACEACT_TRACEMEM_DYNSIZE, dt_expr_difo(pcb, dyn, "action"));
+			dt_difo_t *dp = dt_expr_difo(pcb, dyn, "action");
+			/* the consumer reads the dynamic size as a 64-bit record */
+			memset(&dp->rtype, 0, sizeof(dp->rtype));
+			dp->rtype.dtdt_kind = DIF_TYPE_CTF;
+			dp->rtype.dtdt_ckind = 1;
+			dp->rtype.dtdt_size = sizeof(uint64_t);
+			dt_act_add(al, DTRACEACT_TRACEMEM_DYNSIZE, dp);
 		}
 		addr->list = NULL;
-		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_TRACEMEM, dt_expr_difo(pcb, addr, "action"));
+		dt_difo_t *mp = dt_expr_difo(pcb, addr, "action");
+		/* the core sizes the record from the DIFO: the address, by reference, of size bytes */
+		mp->rtype.dtdt_flags |= DIF_TF_BYREF;
+		mp->rtype.dtdt_size = (uint32_t)size->value;
+		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_TRACEMEM, mp);
 		addr->list = size;
 		s->arg = size->value;
 		al->data = true;
@@ -684,8 +694,18 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_expr_difo(pcb, o, "action"));
 		s->arg = DT_ACT_SETOPT;
 		o->list = save;
-		s = dt_act_add(al, DTRACEACT_LIBACT,
-			       dt_expr_difo(pcb, save != NULL ? save : dt_node_str(pcb, ""), "action"));
+		dt_difo_t *vp;
+		if (save != NULL) {
+			vp = dt_expr_difo(pcb, save, "action");
+		} else {
+			/* no value: an integer 0, which the consumer reads as "1" (set) */
+			vp = dt_expr_difo(pcb, dt_node_int(pcb, 0), "action");
+			memset(&vp->rtype, 0, sizeof(vp->rtype));
+			vp->rtype.dtdt_kind = DIF_TYPE_CTF;
+			vp->rtype.dtdt_ckind = 1;
+			vp->rtype.dtdt_size = sizeof(uint64_t);
+		}
+		s = dt_act_add(al, DTRACEACT_LIBACT, vp);
 		s->arg = DT_ACT_SETOPT;
 		break;
 	}

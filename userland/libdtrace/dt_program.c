@@ -260,6 +260,14 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *in
 		dtrace_program_info(dtp, pgp, info);
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
+	/*
+	 * The core sizes actions from the options when it creates the ECBs
+	 * (stack() without an argument takes stackframes, ustack()
+	 * ustackframes, strings strsize), so the options set so far go first,
+	 * as DTrace's ENABLE DOF carries them.
+	 */
+	if (dt_program_options(dtp) != 0)
+		return -1;
 	if (dt_ctl(dtp, DTRACE_CTL_ENABLE, pgp->dp_cprog->dof, &n) != 0) {
 		const char *why = dtp->dt_backend->errmsg(dtp->dt_bestate);
 

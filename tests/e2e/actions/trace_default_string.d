@@ -1,0 +1,6 @@
+BEGIN
+{
+	trace("hello");
+	trace("world");
+	exit(0);
+}

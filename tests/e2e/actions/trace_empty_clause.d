@@ -1,0 +1,8 @@
+BEGIN
+{
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,14 @@
+BEGIN
+{
+	trace(1);
+}
+
+BEGIN
+{
+	trace(2);
+}
+
+BEGIN
+{
+	exit(0);
+}

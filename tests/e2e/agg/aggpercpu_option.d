@@ -1,0 +1,8 @@
+#pragma D option quiet
+#pragma D option aggpercpu
+
+BEGIN
+{
+	@a = count();
+	exit(0);
+}

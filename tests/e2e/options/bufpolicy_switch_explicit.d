@@ -1,0 +1,8 @@
+#pragma D option quiet
+#pragma D option bufpolicy=switch
+
+BEGIN
+{
+	printf("switch\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("auto\n");
+	exit(0);
+}

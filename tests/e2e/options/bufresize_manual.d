@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("manual\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("cleanrate\n");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+#pragma D option destructive
+
+BEGIN
+{
+	exit(0);
+}

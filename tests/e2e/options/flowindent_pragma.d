@@ -1,0 +1,6 @@
+#pragma D option flowindent
+
+BEGIN
+{
+	exit(0);
+}

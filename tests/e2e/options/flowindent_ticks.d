@@ -1,0 +1,9 @@
+BEGIN
+{
+	trace(1);
+}
+
+tick-10ms
+{
+	exit(0);
+}

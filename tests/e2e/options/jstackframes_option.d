@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("jstackframes\n");
+	exit(0);
+}

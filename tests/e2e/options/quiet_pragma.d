@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	trace(1);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	trace("quiet");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	setopt("nosuchoption");
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option stackframes=1
+
+BEGIN
+{
+	stack();
+	exit(0);
+}

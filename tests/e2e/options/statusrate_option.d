@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("statusrate\n");
+	exit(0);
+}

@@ -1,0 +1,4 @@
+nosuchprovider:::
+{
+	trace(1);
+}

@@ -1,0 +1,7 @@
+#pragma D option ustackframes=1
+
+BEGIN
+{
+	ustack();
+	exit(0);
+}

@@ -1,0 +1,10 @@
+nosuchprovider:::
+{
+	trace(1);
+}
+
+BEGIN
+{
+	printf("zdefs\n");
+	exit(0);
+}
