@@ -15,7 +15,8 @@
  * handlers running in it; stopping clears the entry's generation, deletes
  * the timers, then waits for that count to reach zero, so after
  * linux_cputimer_stop no fire call runs and none will start.  The threads
- * block every signal but that one (and synchronous faults) and wait in
+ * block every signal but that one and the synchronous faults (SIGSEGV,
+ * SIGBUS, SIGTRAP: the nofault path needs them in the handler) and wait in
  * sigsuspend.
  */
 #define _GNU_SOURCE
@@ -97,8 +98,14 @@ cpu_thread_main(void *arg)
 	CPU_SET(ct->cth_cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	atomic_store(&ct->cth_tid, (pid_t)syscall(SYS_gettid));
+	/* The timer's handler runs with this mask: synchronous faults must
+	 * stay deliverable or a nofault load in probe context kills the
+	 * process instead of returning a fault. */
 	sigfillset(&wait_mask);
 	sigdelset(&wait_mask, cputimer_signal);
+	sigdelset(&wait_mask, SIGSEGV);
+	sigdelset(&wait_mask, SIGBUS);
+	sigdelset(&wait_mask, SIGTRAP);
 	while (!atomic_load(&cpu_threads_exit))
 		sigsuspend(&wait_mask);
 	return NULL;

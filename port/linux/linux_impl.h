@@ -54,6 +54,7 @@ typedef struct linux_arena_hdr {
 	uint64_t la_size;  /* bytes mapped */
 	uintptr_t la_base; /* address it is mapped at in every process */
 	uint32_t la_nslots;
+	uint32_t la_nhwslots; /* slots 0 .. la_nhwslots-1 are the processors' */
 	uint32_t la_pagesize;
 	pthread_mutex_t la_alloc_lock; /* robust, process-shared */
 	uintptr_t la_bump;	       /* first never-used byte */

@@ -2,18 +2,32 @@
  * port/linux/slots.c: CPU slots, probe context and cross-calls (port.h 1).
  *
  * The core keeps per-CPU buffers; in user space a "CPU" is a slot in the
- * arena that a thread holds while in probe context.  Each thread has a
- * home slot, claimed on its first probe: it takes a slot no live thread
- * owns (scanning all of them once, then once more reclaiming slots whose
- * owner has died), or, when every slot is owned, shares one chosen by its
- * tid.  Ownership is released when the thread exits and forgotten in a
- * forked child.
+ * arena that a thread holds while in probe context.  Slots 0 .. nhw-1
+ * stand for the processors (nhw: the configured processors, at most the
+ * number of slots); the rest are overflow slots.
  *
- * Entering probe context is one compare-and-swap of the home slot's busy
- * word from 0 to the thread's id; it never waits.  It fails when the slot
- * is busy: the thread itself is already in probe context (a signal
- * interrupted a probe: recursion), another thread sharing the slot is, or a
- * cross-call holds it.  The core counts that as a drop.
+ * Entering probe context first tries the slot of the processor the thread
+ * runs on (sched_getcpu(): rseq or the vDSO, no system call), so a probe
+ * that fires on CPU 1 normally records in CPU 1's buffer and the consumer's
+ * CPU column agrees with the D variable `cpu`, as users of DTrace expect.
+ * Taking a slot is one compare-and-swap of its busy word from 0 to the
+ * thread's id, never a wait.  A processor's slot can be busy although this
+ * thread is not in probe context: another thread was preempted inside
+ * probe context on that processor, or a cross-call holds the slot.  The
+ * thread then uses its home slot, an overflow slot it claims the first
+ * time it needs one: one no live thread owns (scanning the overflow slots
+ * once, then once more reclaiming slots whose owner has died), or, when
+ * every one is owned, one chosen by its tid and shared.  Ownership is
+ * released when the thread exits and forgotten in a forked child.  If the
+ * home slot is busy too, the probe is refused and the core counts a drop.
+ *
+ * Exclusivity rests on the busy word alone: whichever slot a thread takes,
+ * no other thread and no cross-call touches that slot's buffers until it
+ * leaves.  A thread that moves to another processor between probes records
+ * in another slot, exactly as a kernel thread that migrates does.
+ * Recursion (a signal that fires a probe while its thread is in probe
+ * context) is refused by a per-thread flag set before any slot is tried,
+ * since the interrupted probe may hold one slot while another is free.
  *
  * A cross-call takes each target slot's busy word the same way but waits
  * for it (yielding), so fn runs with the slot idle and held; a holder that
@@ -35,6 +49,8 @@
 
 static LINUX_TLS int32_t home_slot = -1;
 static LINUX_TLS bool home_owned;
+/* Set while this thread is in probe context (refuses recursion). */
+static LINUX_TLS volatile sig_atomic_t in_probe;
 LINUX_TLS uintptr_t linux_probe_fp;
 LINUX_TLS int linux_pending_signal;
 LINUX_TLS bool linux_pending_stop;
@@ -69,6 +85,7 @@ slot_atfork_child(void)
 	linux_thread_forget();
 	home_slot = -1;
 	home_owned = false;
+	in_probe = 0;
 }
 
 static void
@@ -81,20 +98,30 @@ slot_setup_once(void)
 void
 linux_slots_init(uint32_t nslots)
 {
-	long ncpu;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	uint32_t ncpu = conf < 1 ? 1 : conf > LINUX_MAX_SLOTS ? LINUX_MAX_SLOTS : (uint32_t)conf;
 
 	pthread_once(&slot_once, slot_setup_once);
 	if (linux_arena->la_nslots != 0)
 		return;
-	if (nslots == 0) {
-		ncpu = sysconf(_SC_NPROCESSORS_CONF);
-		if (ncpu < 1)
-			ncpu = 1;
-		nslots = (uint32_t)ncpu * LINUX_SLOTS_PER_CPU;
-	}
+	if (nslots == 0)
+		nslots = ncpu * LINUX_SLOTS_PER_CPU;
 	if (nslots > LINUX_MAX_SLOTS)
 		nslots = LINUX_MAX_SLOTS;
+	linux_arena->la_nhwslots = ncpu < nslots ? ncpu : nslots;
 	linux_arena->la_nslots = nslots;
+}
+
+/* The overflow slots home slots come from: [first, first + count). */
+static void
+home_range(uint32_t *first, uint32_t *count)
+{
+	uint32_t n = linux_arena->la_nslots, hw = linux_arena->la_nhwslots;
+
+	/* With no slot beyond the processors' (an explicit small count),
+	 * home slots are processors' slots too: still exclusive by busy. */
+	*first = hw < n ? hw : 0;
+	*count = hw < n ? n - hw : n;
 }
 
 uint32_t
@@ -104,32 +131,33 @@ dtrace_port_ncpus(void)
 }
 
 /*
- * Claim a home slot.  Bounded (two passes over the slots, one system call
- * per live-check) and non-blocking, so it may run in probe context the
- * first time a thread fires a probe.
+ * Claim a home slot.  Bounded (two passes over the overflow slots, one
+ * system call per live-check) and non-blocking, so it may run in probe
+ * context the first time a thread needs one.
  */
 static int32_t
 slot_claim(void)
 {
-	uint32_t n = linux_arena->la_nslots, start, i, s;
+	uint32_t first, n, start, i, s;
 	uint64_t me = linux_self_id(), expect;
 
+	home_range(&first, &n);
 	start = (uint32_t)linux_self_tid() % n;
 	for (i = 0; i < n; i++) {
-		s = (start + i) % n;
+		s = first + (start + i) % n;
 		expect = 0;
 		if (atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
 			goto owned;
 	}
 	for (i = 0; i < n; i++) {
-		s = (start + i) % n;
+		s = first + (start + i) % n;
 		expect = atomic_load(&linux_arena->la_slots[s].ls_owner);
 		if (expect != me && !holder_alive(expect) &&
 		    atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
 			goto owned;
 	}
 	home_owned = false;
-	return (int32_t)start;
+	return (int32_t)(first + start);
 owned:
 	home_owned = true;
 	/* Non-NULL so the key's destructor runs at thread exit.  Keys below
@@ -139,28 +167,53 @@ owned:
 	return (int32_t)s;
 }
 
-bool
-dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
+/* Take slot s's busy word if it is free; never waits. */
+static bool
+slot_try(uint32_t s, uint64_t me)
 {
 	uint64_t expect = 0;
 
-	if (linux_arena == NULL || linux_arena->la_nslots == 0)
+	return atomic_compare_exchange_strong_explicit(&linux_arena->la_slots[s].ls_busy, &expect,
+						       me, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+bool
+dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
+{
+	uint64_t me;
+	int32_t s;
+	int hw;
+
+	if (linux_arena == NULL || linux_arena->la_nslots == 0 || in_probe)
 		return false;
-	/* Claim anew after fork, a new arena, or losing the slot to a
-	 * reclaim that took this thread for dead. */
-	if (home_slot < 0 || (uint32_t)home_slot >= linux_arena->la_nslots ||
-	    (home_owned &&
-	     atomic_load_explicit(&linux_arena->la_slots[home_slot].ls_owner,
-				  memory_order_relaxed) != linux_self_id()))
-		home_slot = slot_claim();
-	if (!atomic_compare_exchange_strong_explicit(&linux_arena->la_slots[home_slot].ls_busy,
-						     &expect, linux_self_id(),
-						     memory_order_acquire, memory_order_relaxed))
-		return false;
+	/* A signal arriving from here on sees the flag and is refused; one
+	 * that arrived before it ran to completion already. */
+	in_probe = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	me = linux_self_id();
+	hw = sched_getcpu();
+	if (hw >= 0 && (uint32_t)hw < linux_arena->la_nhwslots && slot_try((uint32_t)hw, me)) {
+		s = hw;
+	} else {
+		/* Claim anew after fork, a new arena, or losing the slot to
+		 * a reclaim that took this thread for dead. */
+		if (home_slot < 0 || (uint32_t)home_slot >= linux_arena->la_nslots ||
+		    (home_owned &&
+		     atomic_load_explicit(&linux_arena->la_slots[home_slot].ls_owner,
+					  memory_order_relaxed) != me))
+			home_slot = slot_claim();
+		if (!slot_try((uint32_t)home_slot, me)) {
+			atomic_signal_fence(memory_order_seq_cst);
+			in_probe = 0;
+			return false;
+		}
+		s = home_slot;
+	}
 	/* The frame of the core function entering probe context, for
 	 * stacks of directly called probes (stack.c). */
 	linux_probe_fp = isa_frame_caller_fp((uintptr_t)__builtin_frame_address(0));
-	*cpu = (dtrace_cpuid_t)home_slot;
+	*cpu = (dtrace_cpuid_t)s;
 	*cookie_out = 0;
 	return true;
 }
@@ -173,6 +226,8 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 	(void)cookie;
 	linux_probe_fp = 0;
 	atomic_store_explicit(&linux_arena->la_slots[cpu].ls_busy, 0, memory_order_release);
+	atomic_signal_fence(memory_order_seq_cst);
+	in_probe = 0;
 	/* Posted destructive actions take effect outside probe context. */
 	if (linux_pending_stop) {
 		linux_pending_stop = false;

@@ -163,8 +163,14 @@ uint64_t
 dtrace_port_ucaller(void)
 {
 	const isa_regs_t *rp = linux_trap_regs;
+	uint64_t pc = 0;
 
-	if (rp == NULL)
-		return 0;
-	return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
+	/* DTrace's ucaller is the second PC of ustack(): the caller of the
+	 * function the probe fired in.  For a directly called probe the
+	 * process's stack is the user stack, as for ustack(). */
+	if (rp != NULL)
+		return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
+	if (walk_direct(&pc, 1, 1) == 1)
+		return pc;
+	return 0;
 }

@@ -109,9 +109,12 @@ dtrace_port_curthread_value(dtrace_thread_fact_t fact)
 	case DTRACE_THR_PPID:
 		return (uint64_t)syscall(SYS_getppid);
 	case DTRACE_THR_UID:
-		return (uint64_t)syscall(SYS_getuid);
+		/* Effective ids, as DTrace's cr_uid/cr_gid (port.h).  Raw
+		 * calls: Linux credentials are per thread, and the kernel's
+		 * answer is the thread's own. */
+		return (uint64_t)syscall(SYS_geteuid);
 	case DTRACE_THR_GID:
-		return (uint64_t)syscall(SYS_getgid);
+		return (uint64_t)syscall(SYS_getegid);
 	case DTRACE_THR_ERRNO:
 		/* The signal handlers that fire probes restore errno on
 		 * exit, so this is the interrupted code's errno. */

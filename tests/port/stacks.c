@@ -9,7 +9,9 @@
  * its indices, and args come from the argument registers.  In probe
  * context entered by a function F (as dtrace_probe enters it), the stack
  * starts at F's return address into the function that fired the probe,
- * however deep below F it is taken, and aframes skips frames after that.
+ * however deep below F it is taken, and aframes skips frames after that;
+ * ustack() is complete through a chain of frame-pointer functions down to
+ * main, and ucaller is its second PC.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -89,6 +91,62 @@ probe_site(void)
 	__asm__ __volatile__("" ::: "memory");
 }
 
+/*
+ * A chain main -> chain3 -> chain2 -> chain1 -> fake_probe: ustack() in its
+ * probe context must hold every return address of the chain, in order,
+ * down to the one into main (complete for frame-pointer code), and
+ * ucaller must be ustack's second PC.
+ */
+static uint64_t chain_ra[4], chain_ustack[32], chain_ucaller;
+static int chain_n, chain_depth;
+
+static void __attribute__((noinline))
+chain_fire(void)
+{
+	dtrace_cpuid_t cpu;
+	uintptr_t cookie;
+
+	chain_ra[0] = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	if (!dtrace_port_probe_enter(&cpu, &cookie))
+		return;
+	chain_n = dtrace_port_getustack(chain_ustack, 32);
+	chain_depth = dtrace_port_getustackdepth();
+	chain_ucaller = dtrace_port_ucaller();
+	dtrace_port_probe_exit(cpu, cookie);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+#define CHAIN_LINK(name, next, i)                                                                  \
+	static void __attribute__((noinline)) name(void)                                           \
+	{                                                                                          \
+		chain_ra[i] = (uint64_t)(uintptr_t)__builtin_return_address(0);                    \
+		next();                                                                            \
+		__asm__ __volatile__("" ::: "memory");                                             \
+	}
+CHAIN_LINK(chain1, chain_fire, 1)
+CHAIN_LINK(chain2, chain1, 2)
+CHAIN_LINK(chain3, chain2, 3)
+
+static void
+check_chain(void)
+{
+	int i, k = 1;
+
+	chain3();
+	/* chain_ustack: pid, then the PC in chain_fire... then the chain. */
+	CHECK(chain_n >= 5, "ustack has %d frames", chain_n);
+	for (i = 0; i < 4; i++) {
+		while (k <= chain_n && chain_ustack[k] != chain_ra[i])
+			k++;
+		CHECK(k <= chain_n, "ustack holds return address %d (%#llx)", i,
+		      (unsigned long long)chain_ra[i]);
+	}
+	CHECK(chain_ustack[1] == chain_ra[0], "ustack starts in the firing function");
+	CHECK(chain_ucaller == chain_ustack[2], "ucaller %#llx is ustack's second PC %#llx",
+	      (unsigned long long)chain_ucaller, (unsigned long long)chain_ustack[2]);
+	CHECK(chain_depth == chain_n, "ustackdepth %d = frames %d", chain_depth, chain_n);
+}
+
 static _Atomic int fired, trap_ok, reg_ok, arg_ok;
 
 static void
@@ -141,6 +199,7 @@ main(void)
 	      (unsigned long long)in_pcs[0], (unsigned long long)in_ra);
 	CHECK(in_n1 > 0, "aframes 1 skips the first frame");
 	CHECK(in_caller == site_ra, "caller is the firing function's caller");
+	check_chain();
 
 	CHECK(linux_cputimer_start(false, 2 * 1000000ULL, on_timer, NULL, &t) == 0, "timer");
 	for (i = 0; i < 100 && atomic_load(&fired) < 3; i++)

@@ -2,7 +2,8 @@
  * tests/port/thread_facts.c: current-thread facts, time, the profile
  * provider's probe names, and destructive actions.
  *
- * pid/tid/ppid/uid/gid/hwcpu/curthread match the system calls, the key is
+ * pid/tid/ppid/hwcpu/curthread match the system calls, uid/gid are the
+ * effective ids (checked by switching one thread's, when run as root), the key is
  * unique per thread, vtime and the clocks advance, execname is the
  * process's comm; profile names parse with DTrace's units and limits;
  * raise() is delivered only when the thread leaves probe context; chill()
@@ -21,6 +22,8 @@
 #include "port_test.h"
 
 static uint64_t other_key, other_tid;
+static uint64_t switched_uid, switched_gid, switched_ruid, switched_rgid;
+static int switched;
 static volatile sig_atomic_t got_usr1;
 
 static void *
@@ -29,6 +32,28 @@ other_thread(void *arg)
 	(void)arg;
 	other_key = dtrace_port_curthread_value(DTRACE_THR_KEY);
 	other_tid = dtrace_port_curthread_value(DTRACE_THR_TID);
+	return NULL;
+}
+
+/*
+ * Switch this thread's effective ids only (raw system calls: glibc's
+ * wrappers would change every thread) and read the facts: they must be the
+ * effective ids, not the real ones that stay 0.
+ */
+static void *
+effective_ids_thread(void *arg)
+{
+	(void)arg;
+	if (syscall(SYS_setresgid, -1, 4242, -1) != 0 || syscall(SYS_setresuid, -1, 4343, -1) != 0)
+		return NULL;
+	switched = 1;
+	switched_uid = dtrace_port_curthread_value(DTRACE_THR_UID);
+	switched_gid = dtrace_port_curthread_value(DTRACE_THR_GID);
+	switched_ruid = (uint64_t)syscall(SYS_getuid);
+	switched_rgid = (uint64_t)syscall(SYS_getgid);
+	/* Saved ids are still 0: give the thread its root back before exit. */
+	syscall(SYS_setresuid, -1, 0, -1);
+	syscall(SYS_setresgid, -1, 0, -1);
 	return NULL;
 }
 
@@ -59,6 +84,10 @@ test_profile_names(void)
 		{"tick-10ms", true, 1, 10000000ULL},
 		{"tick-10msec", true, 1, 10000000ULL},
 		{"tick-500000ns", true, 1, 500000ULL},
+		{"tick-300000nsec", true, 1, 300000ULL},
+		{"tick-199999nsec", false, 0, 0},
+		{"profile-1000hz", true, 0, 1000000ULL},
+		{"profile-3s", true, 0, 3000000000ULL},
 		{"tick-250usec", true, 1, 250000ULL},
 		{"tick-2m", true, 1, 120000000000ULL},
 		{"tick-1min", true, 1, 60000000000ULL},
@@ -108,8 +137,20 @@ main(void)
 	CHECK(dtrace_port_curthread_value(DTRACE_THR_PID) == (uint64_t)getpid(), "pid");
 	CHECK(dtrace_port_curthread_value(DTRACE_THR_TID) == (uint64_t)gettid(), "tid");
 	CHECK(dtrace_port_curthread_value(DTRACE_THR_PPID) == (uint64_t)getppid(), "ppid");
-	CHECK(dtrace_port_curthread_value(DTRACE_THR_UID) == (uint64_t)getuid(), "uid");
-	CHECK(dtrace_port_curthread_value(DTRACE_THR_GID) == (uint64_t)getgid(), "gid");
+	CHECK(dtrace_port_curthread_value(DTRACE_THR_UID) == (uint64_t)geteuid(), "uid");
+	CHECK(dtrace_port_curthread_value(DTRACE_THR_GID) == (uint64_t)getegid(), "gid");
+	if (geteuid() == 0) {
+		pthread_create(&t, NULL, effective_ids_thread, NULL);
+		pthread_join(t, NULL);
+		CHECK(switched, "switched a thread's effective ids");
+		CHECK(switched_uid == 4343 && switched_ruid == 0, "uid is the effective uid (%llu)",
+		      (unsigned long long)switched_uid);
+		CHECK(switched_gid == 4242 && switched_rgid == 0, "gid is the effective gid (%llu)",
+		      (unsigned long long)switched_gid);
+		CHECK(dtrace_port_curthread_value(DTRACE_THR_UID) == 0, "other threads unchanged");
+	} else {
+		printf("not root: effective-id switch not exercised\n");
+	}
 	CHECK(dtrace_port_curthread_value(DTRACE_THR_CURTHREAD) == (uint64_t)pthread_self(),
 	      "curthread");
 	CHECK(dtrace_port_curthread_value(DTRACE_THR_HWCPU) < (uint64_t)CPU_SETSIZE, "hwcpu");

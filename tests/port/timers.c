@@ -5,7 +5,8 @@
  * within wide bounds) and, once cancelled, never again.  Cpu timers: at
  * 100 Hz on every online CPU for 0.5 s each CPU's pinned thread fires,
  * every firing in probe-context shape (interrupted registers published,
- * on the CPU it is pinned to); a single-CPU timer fires on one CPU only;
+ * on the CPU it is pinned to, a nofault load of a bad address caught as a
+ * fault rather than killing the process); a single-CPU timer fires on one CPU only;
  * after stop nothing fires.  Bounds are generous: the machine may be busy.
  */
 #define _GNU_SOURCE
@@ -22,6 +23,7 @@
 static _Atomic int ticks;
 static _Atomic int per_cpu[MAXCPU];
 static _Atomic int bad_context;
+static _Atomic int faults_caught;
 
 static void
 sleep_ms(int ms)
@@ -43,10 +45,17 @@ static void
 on_cpu_timer(void *arg, const isa_regs_t *regs)
 {
 	int cpu = sched_getcpu();
+	uintptr_t fault_addr = 0;
+	uint64_t v;
 
 	(void)arg;
 	if (linux_trap_regs != regs || isa_regs_pc(regs) == 0)
 		atomic_fetch_add(&bad_context, 1);
+	/* Probe context does nofault loads of bad addresses: the fault must
+	 * be caught here too (SIGSEGV unblocked in the handler). */
+	if (dtrace_port_load(DTRACE_AS_KERNEL, 0x1008, 8, &v, &fault_addr) != 0 &&
+	    fault_addr == 0x1008)
+		atomic_fetch_add(&faults_caught, 1);
 	if (cpu >= 0 && cpu < MAXCPU)
 		atomic_fetch_add(&per_cpu[cpu], 1);
 }
@@ -73,6 +82,8 @@ main(void)
 	uint32_t ncpu;
 	int n, total, i;
 
+	CHECK(linux_trap_install() == 0, "fault handlers");
+
 	t = dtrace_port_timer_start(10 * 1000000ULL, on_timer, NULL);
 	CHECK(t != NULL, "timer_start");
 	sleep_ms(500);
@@ -92,6 +103,8 @@ main(void)
 	CHECK(total >= 10 * (int)ncpu && total <= 60 * (int)ncpu,
 	      "100 Hz on %u CPUs for 0.5 s: %d firings", ncpu, total);
 	CHECK(atomic_load(&bad_context) == 0, "firings with the interrupted registers");
+	CHECK(atomic_load(&faults_caught) == total, "nofault loads caught in %d of %d firings",
+	      atomic_load(&faults_caught), total);
 	sleep_ms(50);
 	cpus_fired(0, &n);
 	CHECK(n == total, "no firing after stop (%d, %d)", n, total);
