@@ -13,9 +13,19 @@ ADD_FLEX_BISON_DEPENDENCY(dt_lex dt_grammar)
 add_library(dt_compiler STATIC
 	${_dtc}/dt_parse.c ${_dtc}/dt_types.c ${_dtc}/dt_decl.c ${_dtc}/dt_ident.c
 	${_dtc}/dt_check.c ${_dtc}/dt_sugar.c ${_dtc}/dt_cg.c ${_dtc}/dt_action.c ${_dtc}/dt_dof.c ${_dtc}/dt_dis.c
+	${_dtc}/dt_modtypes.c ${_dtc}/dt_ctf.c ${_dtc}/dt_dwarf.c
 	${BISON_dt_grammar_OUTPUTS} ${FLEX_dt_lex_OUTPUTS})
 target_include_directories(dt_compiler PUBLIC ${_dtc} ${PROJECT_SOURCE_DIR}/core PRIVATE ${_dtb})
 set_target_properties(dt_compiler PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # generated scanner/parser code trips warnings we do not control
 set_source_files_properties(${BISON_dt_grammar_OUTPUTS} ${FLEX_dt_lex_OUTPUTS} PROPERTIES
 	COMPILE_OPTIONS "-Wno-unused-function;-Wno-sign-compare;-Wno-unused-parameter;-Wno-unused-but-set-variable")
+# Module types (dt_modtypes.h): CTF with libctf (binutils-dev), DWARF with libdwarf, ELF symbols with libelf.
+find_library(DT_LIBCTF ctf REQUIRED)
+find_path(DT_CTF_INCLUDE ctf-api.h REQUIRED)
+find_library(DT_LIBDWARF dwarf REQUIRED)
+find_path(DT_DWARF_INCLUDE libdwarf/libdwarf.h REQUIRED)
+find_library(DT_LIBELF_C elf REQUIRED)
+find_package(Threads REQUIRED)
+target_include_directories(dt_compiler PRIVATE ${DT_CTF_INCLUDE} ${DT_DWARF_INCLUDE})
+target_link_libraries(dt_compiler PUBLIC ${DT_LIBCTF} ${DT_LIBDWARF} ${DT_LIBELF_C} Threads::Threads)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dt_grammar.h"
+#include "dt_modtypes.h"
 #include "dt_parse.h"
 
 bool
@@ -469,6 +470,15 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_cook_args(pcb, n);
 			return dt_cook_args_ref(pcb, n, idp, n->args);
 		}
+		if (idp == NULL && dt_idtab_lookup(&pcb->globals, l->string) == NULL &&
+		    strchr(l->string, '`') != NULL) {
+			/* mod`sym[i]: a module's array or pointer (dt_modtypes.c) */
+			dt_node_t *sym = dt_modsym_cook(pcb, l, DT_IDFLG_REF);
+			if (sym != NULL) {
+				n->left = sym;
+				goto index;
+			}
+		}
 		if (idp == NULL) {
 			idp = dt_idtab_lookup(&pcb->globals, l->string);
 			if (idp == NULL && !create)
@@ -508,7 +518,7 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		}
 	}
 	/* pointer or array indexing: *(E1 + E2) */
-	{
+index: {
 		dt_node_t *add = dt_node_op2(pcb, DT_TOK_ADD, n->left,
 					     keys->list == NULL ? keys : keys);
 		add->line = n->line;
@@ -612,6 +622,12 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		}
 	}
 	idp = dt_idtab_lookup(&pcb->globals, n->string);
+	if (idp == NULL && strchr(n->string, '`') != NULL) {
+		/* mod`sym: a module's global variable (dt_modtypes.c) */
+		dt_node_t *sym = dt_modsym_cook(pcb, n, idflags);
+		if (sym != NULL)
+			return sym;
+	}
 	if (idp == NULL && !create)
 		dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name", n->string);
 	if (idp == NULL)

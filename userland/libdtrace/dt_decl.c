@@ -226,7 +226,7 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		if (name == NULL)
 			dt_error(pcb, 0, D_DECL_IDENT, "declaration requires an identifier");
 		if (ds->cls == DT_DC_TYPEDEF) {
-			dt_type_t *old = dt_type_lookup(pcb, name);
+			dt_type_t *old = dt_type_lookup_d(pcb, name);
 			if (old != NULL && !dt_type_compat(old, t))
 				dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: %s", name);
 			if (old == NULL)
@@ -283,7 +283,8 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 {
 	bool ref = (kw & 0x10000) != 0;
 	dt_tkind_t kind = (kw & 0xffff) == DT_KEY_UNION ? DT_TK_UNION : DT_TK_STRUCT;
-	dt_type_t *t = tag != NULL ? dt_type_tag(pcb, kind, tag) : NULL;
+	/* a definition may shadow a module's type of the same tag; a reference finds it */
+	dt_type_t *t = tag == NULL ? NULL : ref ? dt_type_tag(pcb, kind, tag) : dt_type_tag_d(pcb, kind, tag);
 
 	if (ref) {
 		if (t == NULL) {
@@ -388,7 +389,7 @@ dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou)
 dt_type_t *
 dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag)
 {
-	dt_type_t *t = tag != NULL ? dt_type_tag(pcb, DT_TK_ENUM, tag) : NULL;
+	dt_type_t *t = tag != NULL ? dt_type_tag_d(pcb, DT_TK_ENUM, tag) : NULL;
 	if (t != NULL && t->kind == DT_TK_ENUM && t->members != NULL)
 		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: enum %s", tag);
 	if (t == NULL) {

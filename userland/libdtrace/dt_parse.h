@@ -88,6 +88,9 @@ struct dt_type {
 dt_type_t *dt_type_resolve(dt_type_t *t); /* through typedefs */
 dt_type_t *dt_type_lookup(dt_pcb_t *pcb, const char *name);  /* typedef/base name */
 dt_type_t *dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
+/* D's own names only (declarations may shadow modules' types, dt_modtypes.h) */
+dt_type_t *dt_type_lookup_d(dt_pcb_t *pcb, const char *name);
+dt_type_t *dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 dt_type_t *dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t);
 dt_type_t *dt_type_array(dt_pcb_t *pcb, dt_type_t *t, uint64_t n);
 dt_type_t *dt_type_new(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size);
@@ -273,6 +276,7 @@ struct dt_pcb {
 	int sou_depth;
 	dt_type_t *enum_cur;
 	int64_t enum_next;
+	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
 };
 
 /* lexer states the grammar selects */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dt_cg.h"
+#include "dt_modtypes.h"
 #include "dt_parse.h"
 
 dt_type_t *
@@ -57,7 +58,7 @@ dt_type_base(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size, bo
 }
 
 dt_type_t *
-dt_type_lookup(dt_pcb_t *pcb, const char *name)
+dt_type_lookup_d(dt_pcb_t *pcb, const char *name)
 {
 	for (dt_type_t *t = pcb->types; t != NULL; t = t->next)
 		if (t->name != NULL && strcmp(t->name, name) == 0)
@@ -65,8 +66,17 @@ dt_type_lookup(dt_pcb_t *pcb, const char *name)
 	return NULL;
 }
 
+/* D's names first, then the modules' (dt_modtypes.h): DTrace's lookup order. */
 dt_type_t *
-dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
+dt_type_lookup(dt_pcb_t *pcb, const char *name)
+{
+	dt_type_t *t = dt_type_lookup_d(pcb, name);
+
+	return t != NULL ? t : dt_modtypes_lookup(pcb, name);
+}
+
+dt_type_t *
+dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 {
 	for (dt_type_t *t = pcb->tags; t != NULL; t = t->next) {
 		if (t->name == NULL || strcmp(t->name, tag) != 0)
@@ -75,6 +85,18 @@ dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 			return t;
 	}
 	return NULL;
+}
+
+/* D's tags first, then a module's definition (also for a tag D only declared). */
+dt_type_t *
+dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
+{
+	dt_type_t *t = dt_type_tag_d(pcb, kind, tag), *m;
+
+	if (t != NULL && t->kind != DT_TK_FWD)
+		return t;
+	m = dt_modtypes_tag(pcb, kind, tag);
+	return m != NULL ? m : t;
 }
 
 dt_type_t *

@@ -1,0 +1,502 @@
+/*
+ * dt_modtypes.c: the modules whose types and symbols D programs may name
+ * (see dt_modtypes.h for the model and the lookup order).
+ *
+ * A compilation lists its modules once, from /proc/self/maps and, when the
+ * program has a $target, /proc/<target>/maps: one module per distinct file
+ * mapped, in address order, which puts the main program first.  The type
+ * data of a file is opened once per process (CTF, else DWARF) and kept in
+ * a list under one lock; everything built from it for a compilation lives
+ * in that compilation's arena.  Lookups, hits and misses alike, are cached
+ * per compilation because the lexer asks about every identifier.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dt_grammar.h"
+#include "dt_modtypes.h"
+
+/* One file's type data, opened once per process. */
+typedef struct dt_modobj {
+	struct dt_modobj *next;
+	char *path;
+	bool opened;
+	const dt_typereader_t *reader; /* NULL: no type data */
+	void *h;
+} dt_modobj_t;
+
+static pthread_mutex_t dt_modobj_lock = PTHREAD_MUTEX_INITIALIZER;
+static dt_modobj_t *dt_modobjs;
+
+#define DT_MEMO_BUCKETS 256
+
+typedef struct dt_memo {
+	uint64_t id;
+	dt_type_t *type;
+	struct dt_memo *next;
+} dt_memo_t;
+
+/* One module of one compilation. */
+typedef struct dt_mod {
+	const char *name; /* base name of the file */
+	const char *path;
+	int pid;           /* whose address space (0: the compiler's) */
+	uint64_t start;    /* first mapping: address and file offset */
+	uint64_t off;
+	dt_modobj_t *obj;  /* NULL until first needed */
+	dt_memo_t *memo[DT_MEMO_BUCKETS];
+} dt_mod_t;
+
+typedef struct dt_namecache {
+	int kind;
+	const char *name;
+	dt_type_t *type; /* NULL: a cached miss */
+	struct dt_namecache *next;
+} dt_namecache_t;
+
+struct dt_modtypes {
+	dt_mod_t *mods;
+	size_t nmods;
+	dt_namecache_t *cache[DT_MEMO_BUCKETS];
+};
+
+struct dt_modimport {
+	dt_pcb_t *pcb;
+	dt_mod_t *mod;
+};
+
+static const dt_typereader_t *const dt_readers[] = {&dt_ctf_reader, &dt_dwarf_reader};
+
+static uint32_t
+dt_strhash(const char *s, int kind)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)kind;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* ---- module lists ----------------------------------------------------------- */
+
+static void
+dt_mods_read(dt_pcb_t *pcb, struct dt_modtypes *mt, int pid, size_t *cap)
+{
+	char path[64], line[4352];
+	FILE *fp;
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		unsigned long long start, end, off;
+		char perms[8], file[4096];
+		size_t i, len;
+
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms, &off,
+			   file) < 5 || file[0] != '/')
+			continue;
+		len = strlen(file);
+		if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
+			continue;
+		for (i = 0; i < mt->nmods; i++)
+			if (mt->mods[i].pid == pid && strcmp(mt->mods[i].path, file) == 0)
+				break;
+		if (i < mt->nmods)
+			continue;
+		if (mt->nmods == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 32;
+			dt_mod_t *nm = dt_zalloc(pcb, ncap * sizeof(*nm));
+			if (mt->nmods > 0)
+				memcpy(nm, mt->mods, mt->nmods * sizeof(*nm));
+			mt->mods = nm;
+			*cap = ncap;
+		}
+		dt_mod_t *m = &mt->mods[mt->nmods++];
+		m->path = dt_strdup(pcb, file);
+		m->name = strrchr(m->path, '/') + 1;
+		m->pid = pid;
+		m->start = start;
+		m->off = off;
+	}
+	(void)fclose(fp);
+}
+
+static struct dt_modtypes *
+dt_mods(dt_pcb_t *pcb)
+{
+	struct dt_modtypes *mt = pcb->modtypes;
+	size_t cap = 0;
+
+	if (mt != NULL)
+		return mt;
+	mt = pcb->modtypes = dt_zalloc(pcb, sizeof(*mt));
+	dt_mods_read(pcb, mt, 0, &cap);
+	if (pcb->opts != NULL && pcb->opts->macros.set && pcb->opts->macros.target > 0 &&
+	    pcb->opts->macros.target != (int64_t)getpid())
+		dt_mods_read(pcb, mt, (int)pcb->opts->macros.target, &cap);
+	return mt;
+}
+
+/* Open a module's type data on first use (called with the lock held). */
+static dt_modobj_t *
+dt_mod_obj(dt_mod_t *m)
+{
+	dt_modobj_t *o;
+
+	if (m->obj != NULL)
+		return m->obj;
+	for (o = dt_modobjs; o != NULL; o = o->next)
+		if (strcmp(o->path, m->path) == 0)
+			break;
+	if (o == NULL) {
+		if ((o = calloc(1, sizeof(*o))) == NULL || (o->path = strdup(m->path)) == NULL) {
+			free(o);
+			return NULL;
+		}
+		o->next = dt_modobjs;
+		dt_modobjs = o;
+	}
+	if (!o->opened) {
+		o->opened = true;
+		for (size_t i = 0; i < sizeof(dt_readers) / sizeof(dt_readers[0]); i++) {
+			if ((o->h = dt_readers[i]->open(o->path)) != NULL) {
+				o->reader = dt_readers[i];
+				break;
+			}
+		}
+	}
+	m->obj = o;
+	return o;
+}
+
+/*
+ * Split "mod`name" into the module part (a copy in *modp, "" for a leading
+ * backquote) and the name; *modp is NULL for an unscoped name.
+ */
+static const char *
+dt_mod_split(dt_pcb_t *pcb, const char *s, const char **modp)
+{
+	const char *q = strrchr(s, '`');
+
+	if (q == NULL) {
+		*modp = NULL;
+		return s;
+	}
+	*modp = dt_strndup(pcb, s, (size_t)(q - s));
+	return q + 1;
+}
+
+/* Does module m answer to the (possibly empty) scope `mod'? */
+static bool
+dt_mod_match(const struct dt_modtypes *mt, const dt_mod_t *m, const char *mod)
+{
+	if (mod == NULL)
+		return true;
+	if (mod[0] == '\0') /* `name: the compiler's main program */
+		return m == &mt->mods[0];
+	if (strcmp(mod, "a.out") == 0) { /* the target's main program, else ours */
+		const dt_mod_t *main = &mt->mods[0];
+		for (size_t i = 0; i < mt->nmods; i++) {
+			if (mt->mods[i].pid != 0) {
+				main = &mt->mods[i];
+				break;
+			}
+		}
+		return m == main;
+	}
+	return strcmp(m->name, mod) == 0;
+}
+
+/* ---- imports ---------------------------------------------------------------- */
+
+dt_pcb_t *
+dt_modimport_pcb(dt_modimport_t *imp)
+{
+	return imp->pcb;
+}
+
+void
+dt_modimport_memo(dt_modimport_t *imp, uint64_t id, dt_type_t *t)
+{
+	dt_memo_t *e = dt_zalloc(imp->pcb, sizeof(*e));
+	size_t b = (size_t)((id * 0x9e3779b97f4a7c15ull) >> 56) % DT_MEMO_BUCKETS;
+
+	e->id = id;
+	e->type = t;
+	e->next = imp->mod->memo[b];
+	imp->mod->memo[b] = e;
+}
+
+dt_type_t *
+dt_modimport_type(dt_modimport_t *imp, uint64_t id)
+{
+	size_t b = (size_t)((id * 0x9e3779b97f4a7c15ull) >> 56) % DT_MEMO_BUCKETS;
+	dt_modobj_t *o = imp->mod->obj;
+	dt_type_t *t;
+
+	for (dt_memo_t *e = imp->mod->memo[b]; e != NULL; e = e->next)
+		if (e->id == id)
+			return e->type;
+	t = o->reader->build(imp, o->h, id);
+	if (t == NULL)
+		t = imp->pcb->t_int; /* a type the compiler cannot represent */
+	/* derived and base types may be memoised only now; tagged ones already are */
+	for (dt_memo_t *e = imp->mod->memo[b]; e != NULL; e = e->next)
+		if (e->id == id)
+			return e->type;
+	dt_modimport_memo(imp, id, t);
+	return t;
+}
+
+dt_type_t *
+dt_modimport_tagdef(dt_modimport_t *imp, dt_tkind_t kind, const char *name)
+{
+	dt_modobj_t *o = imp->mod->obj;
+	uint64_t id = o->reader->find(o->h, kind, name);
+
+	if (id == 0)
+		return NULL;
+	dt_type_t *t = dt_modimport_type(imp, id);
+	return t != NULL && t->kind != DT_TK_FWD ? t : NULL;
+}
+
+dt_type_t *
+dt_modimport_new(dt_modimport_t *imp, dt_tkind_t kind, const char *name, uint64_t size)
+{
+	dt_type_t *t = dt_type_new(imp->pcb, kind, name, size);
+
+	t->isuser = true;
+	return t;
+}
+
+dt_type_t *
+dt_modimport_int(dt_modimport_t *imp, const char *name, uint64_t size, bool issigned, bool ischar)
+{
+	dt_pcb_t *pcb = imp->pcb;
+
+	if (ischar && size == 1)
+		return issigned ? pcb->t_char : pcb->t_uchar;
+	if (size == 1 || size == 2 || size == 4 || size == 8)
+		return dt_type_int(pcb, size, issigned);
+	/* __int128 and other widths D has no name for */
+	dt_type_t *t = dt_modimport_new(imp, DT_TK_INT, name, size);
+	t->issigned = issigned;
+	return t;
+}
+
+dt_type_t *
+dt_modimport_float(dt_modimport_t *imp, const char *name, uint64_t size)
+{
+	dt_type_t *t = NULL;
+
+	switch (size) {
+	case 4: t = dt_type_lookup(imp->pcb, "float"); break;
+	case 8: t = dt_type_lookup(imp->pcb, "double"); break;
+	case 16: t = dt_type_lookup(imp->pcb, "long double"); break;
+	default: break;
+	}
+	if (t == NULL) {
+		t = dt_modimport_new(imp, DT_TK_FLOAT, name, size);
+		t->issigned = true;
+	}
+	return t;
+}
+
+/* ---- lookups ---------------------------------------------------------------- */
+
+/* Find `name' of `kind' in one module: its type or NULL (lock held). */
+static dt_type_t *
+dt_mod_find(dt_pcb_t *pcb, dt_mod_t *m, dt_tkind_t kind, const char *name)
+{
+	dt_modobj_t *o = dt_mod_obj(m);
+	dt_modimport_t imp = {pcb, m};
+	uint64_t id;
+
+	if (o == NULL || o->reader == NULL || (id = o->reader->find(o->h, kind, name)) == 0)
+		return NULL;
+	return dt_modimport_type(&imp, id);
+}
+
+/*
+ * The readers never fail the compilation while the lock is held; only
+ * dt_zalloc() running out of memory could jump out, and that ends the
+ * process's use of the compiler anyway.
+ */
+static dt_type_t *
+dt_modtypes_find(dt_pcb_t *pcb, int kind, const char *scoped)
+{
+	struct dt_modtypes *mt = dt_mods(pcb);
+	uint32_t h = dt_strhash(scoped, kind);
+	dt_namecache_t *c;
+	const char *mod, *name;
+	dt_type_t *t = NULL;
+
+	for (c = mt->cache[h % DT_MEMO_BUCKETS]; c != NULL; c = c->next)
+		if (c->kind == kind && strcmp(c->name, scoped) == 0)
+			return c->type;
+	name = dt_mod_split(pcb, scoped, &mod);
+	if (name[0] != '\0' && mt->nmods > 0) {
+		(void)pthread_mutex_lock(&dt_modobj_lock);
+		for (size_t i = 0; i < mt->nmods && t == NULL; i++) {
+			if (!dt_mod_match(mt, &mt->mods[i], mod))
+				continue;
+			if (kind == DT_TK_FWD) {
+				static const dt_tkind_t any[] = {DT_TK_STRUCT, DT_TK_UNION, DT_TK_ENUM};
+				for (size_t k = 0; k < 3 && t == NULL; k++)
+					t = dt_mod_find(pcb, &mt->mods[i], any[k], name);
+			} else {
+				t = dt_mod_find(pcb, &mt->mods[i], (dt_tkind_t)kind, name);
+			}
+			if (t != NULL && t->kind == DT_TK_FWD && kind != DT_TK_TYPEDEF)
+				t = NULL; /* keep looking for a definition */
+		}
+		(void)pthread_mutex_unlock(&dt_modobj_lock);
+	}
+	c = dt_zalloc(pcb, sizeof(*c));
+	c->kind = kind;
+	c->name = dt_strdup(pcb, scoped);
+	c->type = t;
+	c->next = mt->cache[h % DT_MEMO_BUCKETS];
+	mt->cache[h % DT_MEMO_BUCKETS] = c;
+	return t;
+}
+
+dt_type_t *
+dt_modtypes_lookup(dt_pcb_t *pcb, const char *name)
+{
+	/* only identifiers can name module types; skip "unsigned int" and friends */
+	for (const char *p = name; *p != '\0'; p++)
+		if (*p == ' ' || *p == '*')
+			return NULL;
+	return dt_modtypes_find(pcb, DT_TK_TYPEDEF, name);
+}
+
+dt_type_t *
+dt_modtypes_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
+{
+	if (kind != DT_TK_STRUCT && kind != DT_TK_UNION && kind != DT_TK_ENUM)
+		kind = DT_TK_FWD;
+	return dt_modtypes_find(pcb, kind, tag);
+}
+
+/* ---- symbols ---------------------------------------------------------------- */
+
+/*
+ * Look up data or function symbol `name' in the ELF file at path (.symtab,
+ * else .dynsym): its link-time value, and the file's link-time address of
+ * offset 0 and whether it is a fixed-address executable, to find where the
+ * process put it.
+ */
+static bool
+dt_elf_symbol(const char *path, const char *name, uint64_t *valuep, uint64_t *basep, bool *isexecp)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	bool found = false;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL || gelf_getehdr(elf, &eh) == NULL) {
+		if (elf != NULL)
+			(void)elf_end(elf);
+		(void)close(fd);
+		return false;
+	}
+	*isexecp = eh.e_type == ET_EXEC;
+	*basep = 0;
+	size_t nph = 0;
+	if (elf_getphdrnum(elf, &nph) == 0) {
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD) {
+				*basep = ph.p_vaddr - ph.p_offset;
+				break;
+			}
+		}
+	}
+	for (int pass = 0; pass < 2 && !found; pass++) {
+		Elf32_Word want = pass == 0 ? SHT_SYMTAB : SHT_DYNSYM;
+		scn = NULL;
+		while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			Elf_Data *data;
+
+			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != want || sh.sh_entsize == 0 ||
+			    (data = elf_getdata(scn, NULL)) == NULL)
+				continue;
+			for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Sym sym;
+				const char *sn;
+				int type;
+
+				if (gelf_getsym(data, (int)i, &sym) == NULL || sym.st_shndx == SHN_UNDEF)
+					continue;
+				type = GELF_ST_TYPE(sym.st_info);
+				if (type != STT_OBJECT && type != STT_FUNC && type != STT_COMMON)
+					continue;
+				sn = elf_strptr(elf, sh.sh_link, sym.st_name);
+				if (sn != NULL && strcmp(sn, name) == 0) {
+					*valuep = sym.st_value;
+					found = true;
+					break;
+				}
+			}
+		}
+	}
+	(void)elf_end(elf);
+	(void)close(fd);
+	return found;
+}
+
+dt_node_t *
+dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
+{
+	struct dt_modtypes *mt = dt_mods(pcb);
+	const char *mod, *name = dt_mod_split(pcb, n->string, &mod);
+
+	if (mod == NULL || name[0] == '\0')
+		return NULL;
+	for (size_t i = 0; i < mt->nmods; i++) {
+		dt_mod_t *m = &mt->mods[i];
+		uint64_t value, base, addr;
+		bool isexec;
+		dt_type_t *t = NULL;
+
+		if (!dt_mod_match(mt, m, mod) || !dt_elf_symbol(m->path, name, &value, &base, &isexec))
+			continue;
+		addr = isexec ? value : m->start - m->off - base + value;
+		(void)pthread_mutex_lock(&dt_modobj_lock);
+		dt_modobj_t *o = dt_mod_obj(m);
+		if (o != NULL && o->reader != NULL) {
+			uint64_t id = o->reader->find_var(o->h, name);
+			if (id != 0) {
+				dt_modimport_t imp = {pcb, m};
+				t = dt_modimport_type(&imp, id);
+			}
+		}
+		(void)pthread_mutex_unlock(&dt_modobj_lock);
+		if (t == NULL)
+			dnerror(pcb, n, D_SYM_NOTYPES,
+				"no symbolic type information is available for %s`%s", m->name, name);
+		/* the symbol is the object at its address: *(T *)addr */
+		dt_node_t *a = dt_node_int(pcb, addr);
+		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
+		dt_node_t *d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
+		a->line = cast->line = d->line = n->line;
+		return dt_cook(pcb, d, idflags);
+	}
+	return NULL;
+}
