@@ -27,7 +27,11 @@ if(TARGET dt_compiler AND DT_TEST_GCC)
 		list(APPEND _objs ${_cb}/libct_${v}.so)
 	endforeach()
 	add_custom_target(ct_type_objects ALL DEPENDS ${_objs})
-	set(DT_CT_OBJDIR ${_cb})
+	# for tests/e2e/types
+	set(DT_CT_OBJDIR ${_cb} CACHE INTERNAL "")
+	if(_ctf_rc EQUAL 0)
+		set(DT_CT_HAVE_CTF TRUE CACHE INTERNAL "")
+	endif()
 
 	add_executable(userland_modtypes_test ${_ct}/modtypes_test.c)
 	target_include_directories(userland_modtypes_test PRIVATE ${_ct})

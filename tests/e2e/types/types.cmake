@@ -1,0 +1,19 @@
+# tests/e2e/types: D programs over the types and globals of loaded objects.
+# The objects are tests/userland/ctf's (types.c as CTF and as DWARF 5); they
+# are preloaded into the dtrace command so that they are among its modules.
+# Included from ../CMakeLists.txt after its tests are defined.
+if(TARGET dtrace_cmd AND DEFINED DT_CT_OBJDIR)
+	file(GLOB _types_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
+	foreach(script ${_types_tests})
+		get_filename_component(name ${script} NAME_WE)
+		if(DT_CT_HAVE_CTF)
+			# ASan builds would refuse a preloaded library ahead of their runtime.
+			set_tests_properties(e2e_types_${name} PROPERTIES ENVIRONMENT
+				"LD_PRELOAD=${DT_CT_OBJDIR}/libct_ctf.so:${DT_CT_OBJDIR}/libct_dwarf5.so;ASAN_OPTIONS=verify_asan_link_order=0")
+		else()
+			# Without gcc -gctf there is no CTF object to trace: say so and skip.
+			set_tests_properties(e2e_types_${name} PROPERTIES DISABLED TRUE)
+			message(STATUS "e2e_types_${name}: skipped: gcc does not accept -gctf")
+		endif()
+	endforeach()
+endif()
