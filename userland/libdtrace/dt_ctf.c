@@ -8,8 +8,10 @@
  * restrict) are dropped: D's checker does not use them.  A bit-field is a
  * member whose integer type (or slice) has fewer bits than its storage; its
  * place is given as the storage unit of its declared type holding it plus
- * the bit offset inside, as dt_decl.c lays out D's own bit-fields.  Called
- * with dt_modtypes.c's lock held.
+ * the bit offset inside, as dt_decl.c lays out D's own bit-fields.  A
+ * global variable's type is the one CTF records for its symbol: ld (2.40)
+ * records them for dynamic symbols only, which in a program means those
+ * it exports (-rdynamic).  Called with dt_modtypes.c's lock held.
  */
 #include <ctf-api.h>
 #include <fcntl.h>

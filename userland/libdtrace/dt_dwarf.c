@@ -5,8 +5,8 @@
  * DWARF has no name index a C program can use for types, so opening an
  * object walks the top level of every compilation unit once and records
  * the DIE offsets of its typedefs, struct/union/enum tags (a definition
- * wins over a declaration) and global variables (the DIE that names the
- * variable and carries its type).  Type ids are DIE offsets in .debug_info.
+ * wins over a declaration), global variables (the DIE that names the
+ * variable and carries its type) and defined functions.  Type ids are DIE offsets in .debug_info.
  * Qualifiers are dropped; a declaration-only struct looks for its
  * definition in the object's other units; bit-fields are placed as
  * dt_decl.c places D's (storage unit of the declared type + bit offset),
@@ -27,7 +27,7 @@
 #define DT_DWIDX_BUCKETS 4096
 
 typedef struct dt_dwname {
-	char kind; /* 'T' typedef, 'S' struct, 'U' union, 'E' enum, 'V' variable */
+	char kind; /* 'T' typedef, 'S' struct, 'U' union, 'E' enum, 'V' variable, 'F' function */
 	bool decl; /* only a declaration so far */
 	char *name;
 	Dwarf_Off off;
@@ -153,6 +153,7 @@ dt_dw_index_add(dt_dwarf_t *d, Dwarf_Die die, Dwarf_Half tag)
 	case DW_TAG_union_type: kind = 'U'; break;
 	case DW_TAG_enumeration_type: kind = 'E'; break;
 	case DW_TAG_variable: kind = 'V'; break;
+	case DW_TAG_subprogram: kind = 'F'; break;
 	default: return;
 	}
 	if ((name = dt_dw_name(die)) == NULL || dwarf_dieoffset(die, &off, &err) != DW_DLV_OK)
@@ -160,6 +161,8 @@ dt_dw_index_add(dt_dwarf_t *d, Dwarf_Die die, Dwarf_Half tag)
 	decl = dt_dw_hasattr(die, DW_AT_declaration);
 	if (kind == 'V' && !dt_dw_hasattr(die, DW_AT_type))
 		return;
+	if (kind == 'F' && decl)
+		return; /* a function's type is its definition's */
 	if ((e = dt_dw_index_get(d, kind, name)) != NULL) {
 		if (e->decl && !decl) {
 			e->off = off;
@@ -251,6 +254,9 @@ dt_dwarf_find_var(void *h, const char *name)
 	Dwarf_Error err = NULL;
 	Dwarf_Off t = 0;
 
+	/* a function's DIE is its own type (built as its subroutine type) */
+	if (e == NULL && (e = dt_dw_index_get(d, 'F', name)) != NULL)
+		return (uint64_t)e->off;
 	if (e == NULL || dwarf_offdie_b(d->dbg, e->off, 1, &die, &err) != DW_DLV_OK)
 		return 0;
 	t = dt_dw_ref(d->dbg, die, DW_AT_type);
@@ -493,6 +499,7 @@ dt_dwarf_build(dt_modimport_t *imp, void *h, uint64_t id)
 		break;
 	}
 	case DW_TAG_subroutine_type:
+	case DW_TAG_subprogram:
 		t = dt_dw_func(imp, d, die, id);
 		break;
 	default:

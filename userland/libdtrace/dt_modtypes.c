@@ -14,6 +14,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,24 @@ dt_mods_read(dt_pcb_t *pcb, struct dt_modtypes *mt, int pid, size_t *cap)
 	(void)fclose(fp);
 }
 
+/*
+ * Has the target left our program?  A -c target is held between fork()
+ * and exec() while programs are compiled; its objects then are ours, not
+ * the program it will run, and listing them again would only shadow
+ * nothing and cost time.
+ */
+static bool
+dt_target_execd(int pid)
+{
+	char path[64], self[4096], other[4096];
+	ssize_t a, b;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	a = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	b = readlink(path, other, sizeof(other) - 1);
+	return a <= 0 || b <= 0 || a != b || memcmp(self, other, (size_t)a) != 0;
+}
+
 static struct dt_modtypes *
 dt_mods(dt_pcb_t *pcb)
 {
@@ -143,7 +162,7 @@ dt_mods(dt_pcb_t *pcb)
 	mt = pcb->modtypes = dt_zalloc(pcb, sizeof(*mt));
 	dt_mods_read(pcb, mt, 0, &cap);
 	if (pcb->opts != NULL && pcb->opts->macros.set && pcb->opts->macros.target > 0 &&
-	    pcb->opts->macros.target != (int64_t)getpid())
+	    pcb->opts->macros.target != (int64_t)getpid() && dt_target_execd((int)pcb->opts->macros.target))
 		dt_mods_read(pcb, mt, (int)pcb->opts->macros.target, &cap);
 	return mt;
 }
@@ -328,11 +347,64 @@ dt_mod_find(dt_pcb_t *pcb, dt_mod_t *m, dt_tkind_t kind, const char *name)
 	return dt_modimport_type(&imp, id);
 }
 
+static dt_type_t *
+dt_modtypes_search(dt_pcb_t *pcb, struct dt_modtypes *mt, int kind, const char *mod, const char *name)
+{
+	dt_type_t *t = NULL;
+
+	for (size_t i = 0; i < mt->nmods && t == NULL; i++) {
+		if (!dt_mod_match(mt, &mt->mods[i], mod))
+			continue;
+		if (kind == DT_TK_FWD) {
+			static const dt_tkind_t any[] = {DT_TK_STRUCT, DT_TK_UNION, DT_TK_ENUM};
+			for (size_t k = 0; k < 3 && t == NULL; k++)
+				t = dt_mod_find(pcb, &mt->mods[i], any[k], name);
+		} else {
+			t = dt_mod_find(pcb, &mt->mods[i], (dt_tkind_t)kind, name);
+		}
+	}
+	return t;
+}
+
+/* The type of module m's global `name' (lock held), or NULL. */
+static dt_type_t *
+dt_modsym_type(dt_pcb_t *pcb, dt_mod_t *m, const char *name)
+{
+	dt_modobj_t *o = dt_mod_obj(m);
+	dt_modimport_t imp = {pcb, m};
+	uint64_t id;
+
+	if (o == NULL || o->reader == NULL || (id = o->reader->find_var(o->h, name)) == 0)
+		return NULL;
+	return dt_modimport_type(&imp, id);
+}
+
 /*
- * The readers never fail the compilation while the lock is held; only
- * dt_zalloc() running out of memory could jump out, and that ends the
- * process's use of the compiler anyway.
+ * Run one of the two above under the module lock.  The readers never fail
+ * the compilation themselves, but dt_zalloc() running out of memory does,
+ * by longjmp() to pcb->jmp: while the lock is held that jump comes here
+ * first to drop the lock, then goes on to the compilation's own handler.
  */
+static dt_type_t *
+dt_modtypes_locked(dt_pcb_t *pcb, struct dt_modtypes *mt, dt_mod_t *m, int kind, const char *mod,
+		   const char *name)
+{
+	jmp_buf saved;
+	dt_type_t *t;
+
+	memcpy(saved, pcb->jmp, sizeof(jmp_buf));
+	if (setjmp(pcb->jmp) != 0) {
+		(void)pthread_mutex_unlock(&dt_modobj_lock);
+		memcpy(pcb->jmp, saved, sizeof(jmp_buf));
+		longjmp(pcb->jmp, 1);
+	}
+	(void)pthread_mutex_lock(&dt_modobj_lock);
+	t = m != NULL ? dt_modsym_type(pcb, m, name) : dt_modtypes_search(pcb, mt, kind, mod, name);
+	(void)pthread_mutex_unlock(&dt_modobj_lock);
+	memcpy(pcb->jmp, saved, sizeof(jmp_buf));
+	return t;
+}
+
 static dt_type_t *
 dt_modtypes_find(dt_pcb_t *pcb, int kind, const char *scoped)
 {
@@ -346,23 +418,8 @@ dt_modtypes_find(dt_pcb_t *pcb, int kind, const char *scoped)
 		if (c->kind == kind && strcmp(c->name, scoped) == 0)
 			return c->type;
 	name = dt_mod_split(pcb, scoped, &mod);
-	if (name[0] != '\0' && mt->nmods > 0) {
-		(void)pthread_mutex_lock(&dt_modobj_lock);
-		for (size_t i = 0; i < mt->nmods && t == NULL; i++) {
-			if (!dt_mod_match(mt, &mt->mods[i], mod))
-				continue;
-			if (kind == DT_TK_FWD) {
-				static const dt_tkind_t any[] = {DT_TK_STRUCT, DT_TK_UNION, DT_TK_ENUM};
-				for (size_t k = 0; k < 3 && t == NULL; k++)
-					t = dt_mod_find(pcb, &mt->mods[i], any[k], name);
-			} else {
-				t = dt_mod_find(pcb, &mt->mods[i], (dt_tkind_t)kind, name);
-			}
-			if (t != NULL && t->kind == DT_TK_FWD && kind != DT_TK_TYPEDEF)
-				t = NULL; /* keep looking for a definition */
-		}
-		(void)pthread_mutex_unlock(&dt_modobj_lock);
-	}
+	if (name[0] != '\0' && mt->nmods > 0)
+		t = dt_modtypes_locked(pcb, mt, NULL, kind, mod, name);
 	c = dt_zalloc(pcb, sizeof(*c));
 	c->kind = kind;
 	c->name = dt_strdup(pcb, scoped);
@@ -473,29 +530,26 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		dt_mod_t *m = &mt->mods[i];
 		uint64_t value, base, addr;
 		bool isexec;
-		dt_type_t *t = NULL;
+		dt_type_t *t;
 
 		if (!dt_mod_match(mt, m, mod) || !dt_elf_symbol(m->path, name, &value, &base, &isexec))
 			continue;
 		addr = isexec ? value : m->start - m->off - base + value;
-		(void)pthread_mutex_lock(&dt_modobj_lock);
-		dt_modobj_t *o = dt_mod_obj(m);
-		if (o != NULL && o->reader != NULL) {
-			uint64_t id = o->reader->find_var(o->h, name);
-			if (id != 0) {
-				dt_modimport_t imp = {pcb, m};
-				t = dt_modimport_type(&imp, id);
-			}
-		}
-		(void)pthread_mutex_unlock(&dt_modobj_lock);
+		t = dt_modtypes_locked(pcb, mt, m, 0, NULL, name);
 		if (t == NULL)
 			dnerror(pcb, n, D_SYM_NOTYPES,
 				"no symbolic type information is available for %s`%s", m->name, name);
-		/* the symbol is the object at its address: *(T *)addr */
+		/*
+		 * A variable is the object at its address, *(T *)addr; a
+		 * function is its address, (T *)addr, as C's designators decay.
+		 */
 		dt_node_t *a = dt_node_int(pcb, addr);
 		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
+		a->line = cast->line = n->line;
+		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
+			return dt_cook(pcb, cast, idflags);
 		dt_node_t *d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
-		a->line = cast->line = d->line = n->line;
+		d->line = n->line;
 		return dt_cook(pcb, d, idflags);
 	}
 	return NULL;

@@ -1,6 +1,7 @@
 /*
  * modtypes_test.c OBJECT: the D compiler's module types, read back from one
- * shared object built from types.c (CTF, DWARF 5 or DWARF 4).
+ * shared object built from types.c (CTF, DWARF 5 or DWARF 4; or with no
+ * type information, where only the refusal of its globals is checked).
  *
  * The object is dlopen()ed so that it is one of this process's modules, as
  * a library of the dtrace command would be.  Part one asks the type system
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dt_modtypes.h"
 #include "dt_parse.h"
@@ -411,6 +415,10 @@ test_d_programs(void)
 	expect_dif("global array", src, (const char *[]){hex((uintptr_t)gp), hex(sizeof(ct_point_t)), NULL});
 	snprintf(src, sizeof(src), "BEGIN { trace((uintptr_t)&%s); }", scoped("ct_global_int"));
 	expect_dif("address of a global", src, (const char *[]){hex((uintptr_t)gi), NULL});
+	/* a function is its address, typed by its prototype */
+	void *fn = dlsym(lib, "ct_use");
+	snprintf(src, sizeof(src), "BEGIN { trace((uintptr_t)%s); }", scoped("ct_use"));
+	expect_dif("function address", src, (const char *[]){hex((uintptr_t)fn), NULL});
 
 	/* D's own definitions may reuse a module's names */
 	expect_dif("D struct shadows", "struct ct_point { char c; }; BEGIN { trace(sizeof(struct ct_point)); }",
@@ -428,13 +436,98 @@ test_d_programs(void)
 	expect_err(src, "D_IDENT_UNDEF", want);
 }
 
+/* An object without CTF or DWARF: its symbols resolve, but have no type. */
+static void
+test_no_types(void)
+{
+	char src[512], want[512];
+
+	snprintf(src, sizeof(src), "BEGIN { trace(%s); }", scoped("ct_global_int"));
+	snprintf(want, sizeof(want), "no symbolic type information is available for %s", scoped("ct_global_int"));
+	expect_err(src, "D_SYM_NOTYPES", want);
+	snprintf(src, sizeof(src), "BEGIN { trace(sizeof(struct %s)); }", scoped("ct_node"));
+	dt_cprog_t *p = compile("%s", src);
+	CHECK(p != NULL && p->err.failed, "no struct ct_node without type information");
+	dt_cprog_free(p);
+}
+
+/*
+ * -p: the types and globals of another process's program.  PROGRAM (target.c
+ * with types.c, CTF) runs as a child and says where its ct_global_int is;
+ * this process never loads it, so only $target's modules can answer.
+ */
+static int
+test_target(const char *prog)
+{
+	int fds[2];
+	pid_t pid;
+	char line[64] = "";
+	FILE *f;
+
+	if (pipe(fds) != 0 || (pid = fork()) < 0)
+		return 2;
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execl(prog, prog, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (f == NULL || fgets(line, sizeof(line), f) == NULL) {
+		fprintf(stderr, "FAIL: %s said nothing\n", prog);
+		kill(pid, SIGKILL);
+		return 1;
+	}
+	uint64_t addr = strtoull(line, NULL, 16);
+	const char *slash = strrchr(prog, '/');
+	snprintf(mod, sizeof(mod), "%s", slash != NULL ? slash + 1 : prog);
+
+	char src[1024], want[4][64];
+	dt_copts_t o;
+	memset(&o, 0, sizeof(o));
+	o.flags = DT_C_DIFV;
+	o.macros.set = 1;
+	o.macros.target = pid;
+	snprintf(src, sizeof(src),
+		 "BEGIN { trace(sizeof(struct %s)); trace(%s); trace(a.out`ct_global_int); "
+		 "trace(offsetof(struct ct_node, big)); }",
+		 scoped("ct_node"), scoped("ct_global_int"));
+	snprintf(want[0], sizeof(want[0]), "! 0x%zx", sizeof(struct ct_node));
+	snprintf(want[1], sizeof(want[1]), "! 0x%llx", (unsigned long long)addr);
+	snprintf(want[2], sizeof(want[2]), "! 0x%zx", offsetof(struct ct_node, big));
+	dt_cprog_t *p = dt_compile_string(src, &o);
+	CHECK(p != NULL && !p->err.failed, "<%s> with $target %d: %s", src, (int)pid, p ? p->err.text : "NULL");
+	if (p != NULL && !p->err.failed) {
+		char *dis = disassemble(p);
+		for (int i = 0; i < 3; i++)
+			CHECK(strstr(dis, want[i]) != NULL, "'%s' not in:\n%s", want[i], dis);
+		free(dis);
+	}
+	dt_cprog_free(p);
+
+	/* without the target the program's types are not ours */
+	o.macros.set = 0;
+	p = dt_compile_string(src, &o);
+	CHECK(p != NULL && p->err.failed, "<%s> without $target compiled", src);
+	dt_cprog_free(p);
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fclose(f);
+	printf("%s: %d passed, %d failed\n", mod, passes, failures);
+	return failures != 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *slash;
 
+	if (argc == 3 && strcmp(argv[1], "--target") == 0)
+		return test_target(argv[2]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s OBJECT.so\n", argv[0]);
+		fprintf(stderr, "usage: %s OBJECT.so | --target PROGRAM\n", argv[0]);
 		return 2;
 	}
 	if ((lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL)) == NULL) {
@@ -444,8 +537,12 @@ main(int argc, char **argv)
 	slash = strrchr(argv[1], '/');
 	snprintf(mod, sizeof(mod), "%s", slash != NULL ? slash + 1 : argv[1]);
 	ctf = strstr(mod, "ctf") != NULL;
-	test_type_system();
-	test_d_programs();
+	if (strstr(mod, "notypes") != NULL) {
+		test_no_types();
+	} else {
+		test_type_system();
+		test_d_programs();
+	}
 	printf("%s: %d passed, %d failed\n", mod, passes, failures);
 	return failures != 0;
 }
