@@ -18,15 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dt_grammar.h"
 #include "dt_modtypes.h"
 
-/* One file's type data, opened once per process. */
+/* One file's type data, opened once per process (again if the file is replaced). */
 typedef struct dt_modobj {
 	struct dt_modobj *next;
 	char *path;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
 	bool opened;
 	const dt_typereader_t *reader; /* NULL: no type data */
 	void *h;
@@ -175,14 +180,21 @@ dt_mod_obj(dt_mod_t *m)
 
 	if (m->obj != NULL)
 		return m->obj;
+	struct stat st;
+	if (stat(m->path, &st) != 0)
+		return NULL;
 	for (o = dt_modobjs; o != NULL; o = o->next)
-		if (strcmp(o->path, m->path) == 0)
+		if (strcmp(o->path, m->path) == 0 && o->dev == st.st_dev && o->ino == st.st_ino &&
+		    o->mtime.tv_sec == st.st_mtim.tv_sec && o->mtime.tv_nsec == st.st_mtim.tv_nsec)
 			break;
 	if (o == NULL) {
 		if ((o = calloc(1, sizeof(*o))) == NULL || (o->path = strdup(m->path)) == NULL) {
 			free(o);
 			return NULL;
 		}
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
+		o->mtime = st.st_mtim;
 		o->next = dt_modobjs;
 		dt_modobjs = o;
 	}
@@ -320,9 +332,9 @@ dt_modimport_float(dt_modimport_t *imp, const char *name, uint64_t size)
 	dt_type_t *t = NULL;
 
 	switch (size) {
-	case 4: t = dt_type_lookup(imp->pcb, "float"); break;
-	case 8: t = dt_type_lookup(imp->pcb, "double"); break;
-	case 16: t = dt_type_lookup(imp->pcb, "long double"); break;
+	case 4: t = dt_type_lookup_d(imp->pcb, "float"); break;
+	case 8: t = dt_type_lookup_d(imp->pcb, "double"); break;
+	case 16: t = dt_type_lookup_d(imp->pcb, "long double"); break;
 	default: break;
 	}
 	if (t == NULL) {
