@@ -17,13 +17,14 @@
  * allocation).  Larger sizes are page multiples taken first-fit from an
  * address-ordered list of free extents that coalesce on free; the pages of
  * a freed extent after its first are given back to the kernel
- * (MADV_REMOVE punches the memfd), so they read as zero again and only the
+ * (a hole punched in the memfd), so they read as zero again and only the
  * first page, which holds the list node, is cleared on reuse.  One robust,
  * process-shared mutex in the header serialises it all.  Never called in
  * probe context.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,13 @@ init_shared_mutex(pthread_mutex_t *m)
 	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	err = pthread_mutex_init(m, &a);
+	if (err == ENOTSUP) {
+		/* No robust futex list (set_robust_list is missing under
+		 * qemu-user and some sandboxes): still shared, but a process
+		 * dying with the lock held now blocks the others. */
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_STALLED);
+		err = pthread_mutex_init(m, &a);
+	}
 	pthread_mutexattr_destroy(&a);
 	return err;
 }
@@ -280,6 +288,23 @@ large_alloc(size_t len)
 	return bump_take(len, pg);
 }
 
+/*
+ * Give the pages [p, p + len) back so they read as zero: a hole punched in
+ * the memfd frees them for every process mapping it.  fallocate first: it
+ * acts on the file, so emulators (qemu-user, whose madvise does nothing)
+ * pass it to the kernel; MADV_REMOVE is the same through the mapping.
+ * Returns false if neither worked and the caller must clear the memory.
+ */
+static bool
+arena_punch(void *p, size_t len)
+{
+	off_t off = (off_t)((uintptr_t)p - (uintptr_t)linux_arena);
+
+	if (fallocate(arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, (off_t)len) == 0)
+		return true;
+	return madvise(p, len, MADV_REMOVE) == 0;
+}
+
 /* An extent merged into the one before it: its first page (node and old
  * data) becomes part of the predecessor's tail, so it must read as zero.
  * Returns whether the whole extent now does. */
@@ -288,9 +313,8 @@ extent_absorb(arena_extent_t *e, size_t pg)
 {
 	bool tail_zero = e->ae_tail_zero;
 
-	if (madvise(e, pg, MADV_REMOVE) != 0) {
+	if (!arena_punch(e, pg))
 		memset(e, 0, pg);
-	}
 	return tail_zero;
 }
 
@@ -310,7 +334,7 @@ large_free(void *ptr, size_t len)
 	e = (arena_extent_t *)p;
 	e->ae_next = *link;
 	e->ae_size = len;
-	e->ae_tail_zero = len <= pg || madvise((char *)p + pg, len - pg, MADV_REMOVE) == 0;
+	e->ae_tail_zero = len <= pg || arena_punch((char *)p + pg, len - pg);
 	*link = p;
 	next = (arena_extent_t *)e->ae_next;
 	if (next != NULL && p + e->ae_size == (uintptr_t)next) {
