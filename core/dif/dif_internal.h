@@ -36,6 +36,10 @@ uint32_t dtrace_dif_fltflag(int flt);
 
 /* --- Tables shared by the validator and the interpreter ------------------- */
 
+/* Largest by-reference value a DIFO may return (a record carries it), and
+ * the largest tuple key whose size the dynamic-variable chunk accounts for. */
+#define DTRACE_DIF_BYREF_MAX (1024 * 1024)
+
 #define DTRACE_SUBR_IMPL 0x01	     /* implemented by this core */
 #define DTRACE_SUBR_DESTRUCTIVE 0x02 /* needs the destructive option */
 #define DTRACE_SUBR_PROC 0x04	     /* needs DTRACE_PRIV_PROC (or KERNEL) */

@@ -154,7 +154,10 @@ difo_chunksize(const dtrace_difo_t *dp, const dtrace_vstate_t *vs)
 		case DIF_OP_PUSHTR:
 			if (ttop == DIF_DTR_NREGS)
 				continue;
-			if (r2 < DIF_DIR_NREGS && r2 != 0 && known[r2] && regval[r2] != 0)
+			/* a size beyond any object D can have is left to the runtime
+			 * check too (and must not overflow the sum below) */
+			if (r2 < DIF_DIR_NREGS && r2 != 0 && known[r2] && regval[r2] != 0 &&
+			    regval[r2] <= DTRACE_DIF_BYREF_MAX)
 				ksz[ttop++] = regval[r2];
 			else if (DIF_INSTR_R1(in) == DIF_TYPE_STRING)
 				ksz[ttop++] = strsize;

@@ -30,9 +30,6 @@
  */
 #include "dif_internal.h"
 
-/* Largest by-reference value a DIFO may return (a record carries it). */
-#define DTRACE_DIF_BYREF_MAX (1024 * 1024)
-
 static const char *const dif_opnames[DIF_OP_MAX + 1] = {
 	[DIF_OP_OR] = "or",	    [DIF_OP_XOR] = "xor",	[DIF_OP_AND] = "and",
 	[DIF_OP_SLL] = "sll",	    [DIF_OP_SRL] = "srl",	[DIF_OP_SUB] = "sub",

@@ -45,6 +45,9 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 
 	if (chunksize == 0)
 		chunksize = DTRACE_DYNVAR_CHUNKSIZE;
+	/* no variable needs more; and the sums below must not wrap */
+	if (chunksize > (size_t)1 << 30)
+		return DTRACE_ENOMEM;
 	chunksize = ROUND8(chunksize);
 	if (chunksize < DYNVAR_MINCHUNK)
 		chunksize = DYNVAR_MINCHUNK;

@@ -7,6 +7,7 @@
  * the wrong size, an unknown CPU id abort the test) so core bugs surface as
  * failures rather than as quiet misbehaviour.
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,9 @@ typedef struct tp_module {
 
 static uint32_t tp_ncpus = 1;
 static volatile int tp_busy[TESTPORT_MAXCPUS];
+/* A cross-call waits for the CPU: like a pending interrupt, it keeps new
+ * probes off the CPU until it has run. */
+static volatile int tp_xcall_wanted[TESTPORT_MAXCPUS];
 static uint64_t tp_refusals;
 static uint64_t tp_nxcalls;
 static dtrace_cpuid_t tp_xcall_target = DTRACE_CPU_ALL;
@@ -59,6 +63,7 @@ static uint64_t tp_hrtime;
 static uint64_t tp_walltime;
 
 static _Thread_local dtrace_cpuid_t tp_curcpu;
+static _Thread_local int tp_entered; /* this host thread is in probe context */
 static _Thread_local bool tp_thread_init;
 static _Thread_local testport_thread_t tp_thread;
 
@@ -223,13 +228,15 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
 	dtrace_cpuid_t c = tp_curcpu;
 
-	if (!__atomic_compare_exchange_n(&tp_busy[c], &(int){0}, 1, false, __ATOMIC_ACQUIRE,
+	if (__atomic_load_n(&tp_xcall_wanted[c], __ATOMIC_ACQUIRE) ||
+	    !__atomic_compare_exchange_n(&tp_busy[c], &(int){0}, 1, false, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
 		__atomic_add_fetch(&tp_refusals, 1, __ATOMIC_RELAXED);
 		return false;
 	}
 	*cpu = c;
 	*cookie_out = 0x5a5a0000u | c; /* checked on exit */
+	tp_entered++;
 	return true;
 }
 
@@ -241,6 +248,7 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 	if (cookie != (0x5a5a0000u | cpu))
 		tp_die("probe_exit on CPU %u with a foreign cookie %#lx", cpu,
 		       (unsigned long)cookie);
+	tp_entered--;
 	__atomic_store_n(&tp_busy[cpu], 0, __ATOMIC_RELEASE);
 }
 
@@ -255,17 +263,29 @@ tp_xcall_one(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
 {
 	dtrace_cpuid_t saved = tp_curcpu;
 
-	/* The target must be outside probe context and stays exclusive while
-	 * fn runs: a probe entered from fn would be refused. */
-	if (tp_busy[cpu])
-		tp_die("cross-call to CPU %u while it is in probe context", cpu);
-	tp_busy[cpu] = 1;
+	/* Never from probe context.  A target in probe context (another host
+	 * thread playing that CPU) is waited for, as a kernel's cross-call waits
+	 * for the CPU to take the interrupt; it then stays exclusive while fn
+	 * runs: a probe entered from fn would be refused.  A target busy for
+	 * seconds is a test that left it busy. */
+	if (tp_entered)
+		tp_die("cross-call to CPU %u from probe context", cpu);
+	__atomic_add_fetch(&tp_xcall_wanted[cpu], 1, __ATOMIC_RELEASE);
+	for (unsigned long spins = 0;
+	     !__atomic_compare_exchange_n(&tp_busy[cpu], &(int){0}, 1, false, __ATOMIC_ACQUIRE,
+					  __ATOMIC_RELAXED);
+	     spins++) {
+		if (spins > 50000000ul)
+			tp_die("cross-call to CPU %u: it never leaves probe context", cpu);
+		sched_yield();
+	}
+	__atomic_sub_fetch(&tp_xcall_wanted[cpu], 1, __ATOMIC_RELEASE);
 	tp_curcpu = cpu;
 	tp_xcall_target = cpu;
 	fn(arg);
 	tp_xcall_target = DTRACE_CPU_ALL;
 	tp_curcpu = saved;
-	tp_busy[cpu] = 0;
+	__atomic_store_n(&tp_busy[cpu], 0, __ATOMIC_RELEASE);
 }
 
 void
@@ -494,7 +514,8 @@ dtrace_port_copyin(int space, uintptr_t src, void *dst, size_t len, uintptr_t *f
 		return tp_fail(f, src, fault_addr);
 	if ((f = tp_range_fault(space, src, len, &where)) != 0) {
 		/* A real copy stops at the fault: the bytes before it arrive. */
-		memcpy(dst, (const void *)src, where - src);
+		if (where != src)
+			memcpy(dst, (const void *)src, where - src);
 		return tp_fail(f, where, fault_addr);
 	}
 	if (len != 0)
