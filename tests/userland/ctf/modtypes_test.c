@@ -70,6 +70,19 @@ pcb_new(void)
 	return pcb;
 }
 
+/* dt_parse.c's arenas are a chain through their first member (dt_arena_free is private). */
+static void
+pcb_free(dt_pcb_t *pcb)
+{
+	void *a = pcb->arena;
+	while (a != NULL) {
+		void *next = *(void **)a;
+		free(a);
+		a = next;
+	}
+	free(pcb);
+}
+
 static dt_member_t *
 member(dt_type_t *sou, const char *name)
 {
@@ -168,9 +181,8 @@ bits_of(const unsigned char *p, size_t n, int *start, int *width)
 	} while (0)
 
 static void
-test_type_system(void)
+test_types_in(dt_pcb_t *pcb)
 {
-	dt_pcb_t *pcb = pcb_new();
 	dt_type_t *t, *node, *point;
 	dt_member_t *m;
 
@@ -294,6 +306,14 @@ test_type_system(void)
 	CHECK(dt_type_lookup(pcb, "ct_no_such_type") == NULL, "unknown typedef (cached)");
 	CHECK(dt_type_tag(pcb, DT_TK_STRUCT, "no_such_module.so`ct_point") == NULL, "unknown module");
 	CHECK(dt_type_tag(pcb, DT_TK_STRUCT, scoped("ct_opaque")) == NULL, "no definition of ct_opaque");
+}
+
+static void
+test_type_system(void)
+{
+	dt_pcb_t *pcb = pcb_new();
+	test_types_in(pcb);
+	pcb_free(pcb);
 }
 
 /* ---- part two: D programs --------------------------------------------- */
