@@ -473,11 +473,8 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		if (idp == NULL && dt_idtab_lookup(&pcb->globals, l->string) == NULL &&
 		    strchr(l->string, '`') != NULL) {
 			/* mod`sym[i]: a module's array or pointer (dt_modtypes.c) */
-			dt_node_t *sym = dt_modsym_cook(pcb, l, DT_IDFLG_REF);
-			if (sym != NULL) {
-				n->left = sym;
-				goto index;
-			}
+			n->left = dt_modsym_cook(pcb, l, DT_IDFLG_REF);
+			goto index;
 		}
 		if (idp == NULL) {
 			idp = dt_idtab_lookup(&pcb->globals, l->string);
@@ -622,12 +619,8 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		}
 	}
 	idp = dt_idtab_lookup(&pcb->globals, n->string);
-	if (idp == NULL && strchr(n->string, '`') != NULL) {
-		/* mod`sym: a module's global variable (dt_modtypes.c) */
-		dt_node_t *sym = dt_modsym_cook(pcb, n, idflags);
-		if (sym != NULL)
-			return sym;
-	}
+	if (idp == NULL && strchr(n->string, '`') != NULL)
+		return dt_modsym_cook(pcb, n, idflags); /* mod`sym: a module's global (dt_modtypes.c) */
 	if (idp == NULL && !create)
 		dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name", n->string);
 	if (idp == NULL)

@@ -36,6 +36,7 @@ typedef struct dt_dwname {
 
 typedef struct dt_dwarf {
 	Dwarf_Debug dbg;
+	size_t nnames;
 	dt_dwname_t *idx[DT_DWIDX_BUCKETS];
 } dt_dwarf_t;
 
@@ -177,6 +178,7 @@ dt_dw_index_add(dt_dwarf_t *d, Dwarf_Die die, Dwarf_Half tag)
 	e->kind = kind;
 	e->decl = decl;
 	e->off = off;
+	d->nnames++;
 	uint32_t b = dt_dw_hash(kind, name);
 	e->next = d->idx[b];
 	d->idx[b] = e;
@@ -231,6 +233,12 @@ dt_dwarf_open(const char *path)
 		return NULL;
 	}
 	dt_dw_index(d);
+	if (d->nnames == 0) {
+		/* .eh_frame alone makes an object "DWARF"; without names it has no types */
+		(void)dwarf_finish(d->dbg, &err);
+		free(d);
+		return NULL;
+	}
 	return d;
 }
 

@@ -224,7 +224,8 @@ dt_mod_split(dt_pcb_t *pcb, const char *s, const char **modp)
 		*modp = NULL;
 		return s;
 	}
-	*modp = dt_strndup(pcb, s, (size_t)(q - s));
+	/* mod``name (DTrace's mark for a user symbol) is mod`name: all our modules are the user's */
+	*modp = dt_strndup(pcb, s, (size_t)(q > s && q[-1] == '`' ? q - s - 1 : q - s));
 	return q + 1;
 }
 
@@ -536,7 +537,9 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	struct dt_modtypes *mt = dt_mods(pcb);
 	const char *mod, *name = dt_mod_split(pcb, n->string, &mod);
 
-	if (mod == NULL || name[0] == '\0')
+	bool anymod = false;
+
+	if (mod == NULL)
 		return NULL;
 	for (size_t i = 0; i < mt->nmods; i++) {
 		dt_mod_t *m = &mt->mods[i];
@@ -544,13 +547,19 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		bool isexec;
 		dt_type_t *t;
 
-		if (!dt_mod_match(mt, m, mod) || !dt_elf_symbol(m->path, name, &value, &base, &isexec))
+		if (!dt_mod_match(mt, m, mod))
+			continue;
+		anymod = true;
+		if (name[0] == '\0' || !dt_elf_symbol(m->path, name, &value, &base, &isexec))
 			continue;
 		addr = isexec ? value : m->start - m->off - base + value;
 		t = dt_modtypes_locked(pcb, mt, m, 0, NULL, name);
 		if (t == NULL)
-			dnerror(pcb, n, D_SYM_NOTYPES,
-				"no symbolic type information is available for %s`%s", m->name, name);
+			dnerror(pcb, n, D_SYM_NOTYPES, "no symbolic type information is available for %s`%s: %s",
+				m->name, name,
+				m->obj != NULL && m->obj->reader != NULL
+					? "Symbol has no type in the module's type data"
+					: "Module does not contain any CTF or DWARF data");
 		/*
 		 * A variable is the object at its address, *(T *)addr; a
 		 * function is its address, (T *)addr, as C's designators decay.
@@ -564,5 +573,7 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		d->line = n->line;
 		return dt_cook(pcb, d, idflags);
 	}
-	return NULL;
+	/* a scoped name is never a D variable: DTrace's words for what is missing */
+	dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: %s", n->string,
+		anymod ? "Unknown symbol name" : "Unknown module name");
 }

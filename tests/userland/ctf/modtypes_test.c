@@ -452,8 +452,15 @@ test_d_programs(void)
 		   "operator -> cannot be applied to a forward declaration: no struct ct_opaque definition is available");
 	char want[512];
 	snprintf(src, sizeof(src), "BEGIN { trace(%s); }", scoped("ct_no_such_symbol"));
-	snprintf(want, sizeof(want), "failed to resolve %s: Unknown variable name", scoped("ct_no_such_symbol"));
+	snprintf(want, sizeof(want), "failed to resolve %s: Unknown symbol name", scoped("ct_no_such_symbol"));
 	expect_err(src, "D_IDENT_UNDEF", want);
+	snprintf(src, sizeof(src), "BEGIN { %s[1] = 2; }", scoped("ct_no_such_symbol"));
+	expect_err(src, "D_IDENT_UNDEF", want);
+	expect_err("BEGIN { trace(no_such_module.so`ct_global_int); }", "D_IDENT_UNDEF",
+		   "failed to resolve no_such_module.so`ct_global_int: Unknown module name");
+	/* mod``sym, DTrace's user-symbol mark, names the same global */
+	snprintf(src, sizeof(src), "BEGIN { trace(%s`ct_global_int); }", scoped(""));
+	expect_dif("mod``sym", src, (const char *[]){hex((uintptr_t)gi), NULL});
 }
 
 /* An object without CTF or DWARF: its symbols resolve, but have no type. */
@@ -463,7 +470,9 @@ test_no_types(void)
 	char src[512], want[512];
 
 	snprintf(src, sizeof(src), "BEGIN { trace(%s); }", scoped("ct_global_int"));
-	snprintf(want, sizeof(want), "no symbolic type information is available for %s", scoped("ct_global_int"));
+	snprintf(want, sizeof(want),
+		 "no symbolic type information is available for %s: Module does not contain any CTF or DWARF data",
+		 scoped("ct_global_int"));
 	expect_err(src, "D_SYM_NOTYPES", want);
 	snprintf(src, sizeof(src), "BEGIN { trace(sizeof(struct %s)); }", scoped("ct_node"));
 	dt_cprog_t *p = compile("%s", src);
