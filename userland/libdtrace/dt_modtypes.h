@@ -43,10 +43,11 @@ dt_type_t *dt_modtypes_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
  * `mod`sym' as an expression: *(T *)address, with T the variable's type
  * from the module's type data and address where the module's symbol lives
  * in the process that loaded it; a function is (T *)address, its address
- * typed as a pointer to its function type (so `&mod`func' is refused).  Returns the cooked node, or NULL when no
- * module is named `mod' or it has no symbol `sym' (the caller's error
- * stands); fails the compilation (D_SYM_NOTYPES) when the symbol has no
- * type information.
+ * typed as a pointer to its function type (so `&mod`func' is refused).
+ * Returns the cooked node, or NULL for a name without a backquote.  A
+ * scoped name is never a D variable: no such module or symbol fails the
+ * compilation with DTrace's D_IDENT_UNDEF words, a symbol without type
+ * information with D_SYM_NOTYPES.
  */
 dt_node_t *dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags);
 
