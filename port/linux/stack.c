@@ -23,35 +23,37 @@
 
 /*
  * Walk the current thread's stack for a directly called probe, dropping
- * `skip` frames after the first (see above).  noinline: its own frame is
- * the anchor when there is no record.
+ * `skip` frames after the first (see above).  The skipped frames are
+ * stepped over in place rather than collected and dropped, so the walk
+ * needs no buffer on what may be a small signal stack.  noinline: its own
+ * frame is the anchor when there is no record.
  */
 static int __attribute__((noinline))
 walk_direct(uint64_t *pcs, int max, int skip)
 {
-	uint64_t tmp[STACK_DEPTH_MAX];
-	uintptr_t fp = linux_probe_fp;
-	int n, i;
+	uintptr_t fp = linux_probe_fp, next;
+	int i;
 
 	if (fp == 0) {
-		/* tmp[0] is the port function's return address: skip it */
+		/* the first frame is the port function's return address */
 		fp = (uintptr_t)__builtin_frame_address(0);
 		skip++;
 	}
-	if (skip < 0)
-		skip = 0;
-	if (max <= 0 || skip >= STACK_DEPTH_MAX)
+	if (max <= 0)
 		return 0;
-	if (max > STACK_DEPTH_MAX - skip)
-		max = STACK_DEPTH_MAX - skip;
-	n = isa_fp_walk(fp, tmp, max + skip);
-	if (n <= skip)
+	/* The same stops as isa_fp_walk: no return address, or a caller
+	 * frame that does not lie above this one. */
+	for (i = 0; i < skip && i < STACK_DEPTH_MAX; i++) {
+		if (isa_frame_return_address(fp) == 0)
+			return 0;
+		next = isa_frame_caller_fp(fp);
+		if (next <= fp)
+			return 0;
+		fp = next;
+	}
+	if (i < skip)
 		return 0;
-	n -= skip;
-	if (pcs != NULL)
-		for (i = 0; i < n; i++)
-			pcs[i] = tmp[skip + i];
-	return n;
+	return isa_fp_walk(fp, pcs, max);
 }
 
 /* The interrupted context: its PC, then the callers by frame pointer. */

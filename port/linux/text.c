@@ -1,10 +1,11 @@
 /*
  * port/linux/text.c: writing into text (port.h section 4).
  *
- * Own process only (as == NULL).  The page range is made readable,
+ * Own process only (as == NULL).  Page by page, each page is made readable,
  * writable and executable (never non-executable: other threads may be
  * running that text), written with memcpy, and given back the protection
- * /proc/self/maps showed.  Where a W^X policy refuses that, the write goes
+ * /proc/self/maps showed for it (a range may cross into a mapping with
+ * another protection).  Where a W^X policy refuses that, the write goes
  * through /proc/self/mem, which the kernel performs like a debugger's poke,
  * ignoring page protection.  The mprotect path comes first because it is
  * an ordinary store: emulators (qemu-user) and sanitizers see it, while a
@@ -71,22 +72,29 @@ mapping_prot(uintptr_t addr, int *prot)
 	return found;
 }
 
+/*
+ * One page at a time, so that each page gets back its own protection even
+ * when the range crosses into a mapping with another one.
+ */
 static int
 write_mprotect(uintptr_t addr, const void *bytes, size_t len)
 {
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = addr & ~(pg - 1), hi = (addr + len + pg - 1) & ~(pg - 1);
+	uintptr_t at = addr, page, chunk;
 	int prot, err;
 
-	if ((err = mapping_prot(addr, &prot)) != 0)
-		return err;
-	if ((err = mapping_prot(addr + len - 1, &prot)) != 0)
-		return err;
-	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
-		return errno;
-	memcpy((void *)addr, bytes, len);
-	if (mprotect((void *)lo, hi - lo, prot) != 0)
-		return errno;
+	while (at < addr + len) {
+		page = at & ~(pg - 1);
+		chunk = page + pg - at < addr + len - at ? page + pg - at : addr + len - at;
+		if ((err = mapping_prot(at, &prot)) != 0)
+			return err;
+		if (mprotect((void *)page, pg, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+			return errno;
+		memcpy((void *)at, (const char *)bytes + (at - addr), chunk);
+		if (mprotect((void *)page, pg, prot) != 0)
+			return errno;
+		at += chunk;
+	}
 	return 0;
 }
 

@@ -285,6 +285,38 @@ test_breakpoint(void)
 	munmap(code, pg);
 }
 
+/*
+ * A write across two pages of different protections leaves each page with
+ * its own: the first still executes (it starts with a return), the second
+ * still refuses stores.  Checked by behaviour, not /proc/self/maps, which
+ * qemu-user does not report page by page.
+ */
+static void
+test_text_write_across_pages(void)
+{
+	uint8_t *two = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const uint8_t bytes[4] = {0xa1, 0xb2, 0xc3, 0xd4};
+	uintptr_t fault_addr = 0;
+	void (*fn)(uint64_t);
+
+	CHECK(two != MAP_FAILED, "mmap");
+	if (two == MAP_FAILED)
+		return;
+	memcpy(two, isa_insn_ret, isa_insn_ret_len);
+	__builtin___clear_cache((char *)two, (char *)two + isa_insn_ret_len);
+	mprotect(two, pg, PROT_READ | PROT_EXEC);
+	mprotect(two + pg, pg, PROT_READ);
+	CHECK(dtrace_port_text_write(NULL, (uintptr_t)(two + pg - 2), bytes, 4) == 0,
+	      "text_write across pages");
+	CHECK(memcmp(two + pg - 2, bytes, 4) == 0, "bytes across pages in place");
+	fn = (void (*)(uint64_t))(uintptr_t)two;
+	fn(3); /* a first page left without PROT_EXEC would kill the test here */
+	CHECK(dtrace_port_copyout(bytes, (uintptr_t)(two + pg + 8), 1, &fault_addr) != 0 &&
+		      fault_addr == (uintptr_t)(two + pg + 8),
+	      "the second page is read-only again");
+	munmap(two, 2 * pg);
+}
+
 int
 main(void)
 {
@@ -300,5 +332,6 @@ main(void)
 	test_copies();
 	test_stack();
 	test_breakpoint();
+	test_text_write_across_pages();
 	TEST_DONE();
 }
