@@ -118,6 +118,7 @@ dtrace_dof_probedesc(dof_hdr_t *dof, dtrace_state_t *state, dof_sec_t *sec,
 	    dtrace_dof_name(state, str, strtab->dofs_size, probe->dofp_name, desc->dtpd_name,
 			    sizeof(desc->dtpd_name), "corrupt probe name") != 0)
 		return -1;
+	desc->dtpd_id = probe->dofp_id; /* a description may name a probe by id */
 	return 0;
 }
 

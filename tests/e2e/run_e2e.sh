@@ -10,6 +10,10 @@
 #   NAME.rc   exit status (optional: 0 without it)
 #   NAME.sed  sed script applied to standard output before comparing
 #             (for what varies between runs, such as the CPU column)
+#   NAME.sh   a shell script run instead of the command line, as
+#             `sh NAME.sh DTRACE`, for tests that send signals, grab a
+#             process or run a script through its #! line (E2E_TMP names a
+#             scratch directory); its output and status are compared
 #   NAME.esed sed script applied to standard error before comparing (drop
 #             counts and CPU numbers, process ids)
 # Timing-dependent tests use tick-N and exit() so that all of this is
@@ -31,10 +35,18 @@ fi
 WANT_RC=0
 [ -f "$NAME.rc" ] && WANT_RC=$(cat "$NAME.rc")
 
-# eval: .args may quote D programs for -n
-eval "set -- $ARGS"
-TZ=UTC LC_ALL=C timeout -s INT 60 "$DTRACE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-RC=$?
+if [ -f "$NAME.sh" ]; then
+	# The test drives dtrace itself (signals, -p, shebang scripts): it is
+	# run as `sh NAME.sh DTRACE` with a scratch directory in E2E_TMP.
+	mkdir "$TMP/scratch" && E2E_TMP=$TMP/scratch TZ=UTC LC_ALL=C timeout -s KILL 60 sh "$NAME.sh" "$DTRACE" \
+		>"$TMP/out" 2>"$TMP/err" </dev/null
+	RC=$?
+else
+	# eval: .args may quote D programs for -n
+	eval "set -- $ARGS"
+	TZ=UTC LC_ALL=C timeout -s INT 60 "$DTRACE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	RC=$?
+fi
 
 if [ -f "$NAME.sed" ]; then
 	sed -f "$NAME.sed" "$TMP/out" >"$TMP/out.sed" && mv "$TMP/out.sed" "$TMP/out"

@@ -67,6 +67,7 @@ static const char *g_ofile;
 static FILE *g_ofp;
 static dtrace_hdl_t *g_dtp;
 static int g_pid;
+static char *g_cmdname; /* -c: the command, for messages */
 
 static int
 usage(FILE *fp)
@@ -706,6 +707,7 @@ main(int argc, char *argv[])
 					fatal("failed to allocate memory");
 				if ((g_pid = dtrace_proc_create(g_dtp, v[0], v)) == -1)
 					dfatal(NULL);
+				g_cmdname = v[0];
 				free(v);
 				break;
 			case 'p':
@@ -817,7 +819,7 @@ main(int argc, char *argv[])
 
 	/* Now that tracing runs, let a -c command start. */
 	if (g_pid > 0 && dtrace_proc_continue(g_dtp, g_pid) != 0)
-		dfatal("failed to execute %s", g_argv[0]);
+		dfatal("failed to execute %s", g_cmdname);
 
 	do {
 		char msg[128];

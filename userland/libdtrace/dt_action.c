@@ -163,6 +163,9 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 	if (f->string[0] == '\0' && kind != DTRACEACT_FREOPEN)
 		dnerror(pcb, call, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
 	dt_printf_check(pcb, call, name, f->string, f->list, false);
+	/* freopen(""): DTrace's restore sentinel ".", which no file open for writing can be */
+	if (kind == DTRACEACT_FREOPEN && f->string[0] == '\0')
+		f->string = ".";
 	if (f->list == NULL) {
 		dt_difo_t *dp = dt_difo_new(pcb);
 		dp->what = "action";
@@ -803,6 +806,9 @@ dt_desc_match(dt_pcb_t *pcb, dt_node_t *pn, int clause)
 	} else {
 		first = pd;
 	}
+	if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS) && pd.dtpd_id != DTRACE_IDNONE)
+		dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %u does not match any probes",
+			 (unsigned)pd.dtpd_id);
 	if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS))
 		dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %s:%s:%s:%s does not match any probes",
 			 pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name);

@@ -186,7 +186,7 @@ dt_dof_build(dt_pcb_t *pcb, struct dt_ecb_out *ecbs, int necbs)
 		pd.dofp_mod = dof_add_string(&b, e->pd.dtpd_mod);
 		pd.dofp_func = dof_add_string(&b, e->pd.dtpd_func);
 		pd.dofp_name = dof_add_string(&b, e->pd.dtpd_name);
-		pd.dofp_id = DTRACE_IDNONE;
+		pd.dofp_id = e->pd.dtpd_id;
 		memset(&ed, 0, sizeof(ed));
 		ed.dofe_probes = dof_add_sec(&b, DOF_SECT_PROBEDESC, sizeof(dof_secidx_t), 0, &pd, sizeof(pd));
 		ed.dofe_pred = e->pred != NULL ? dof_add_difo(&b, e->pred) : DOF_SECIDX_NONE;

@@ -43,6 +43,7 @@ static const struct {
 	{EDT_BADCONV, "Incomplete printf conversion"},
 	{EDT_DIFINVAL, "DIF program content is invalid"},
 	{EDT_NOTSUP, "Operation not supported by this build"},
+	{EDT_UNSTABLE, "Description matches unstable set of probes"},
 };
 
 int

@@ -179,6 +179,7 @@ int dt_set_errno(dtrace_hdl_t *dtp, int err);
 void dt_program_free(dtrace_prog_t *pgp);
 int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
+int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);
 
 /* dt_handle.c */
 dtrace_hdl_t *dt_handle_create(int version, int flags);

@@ -420,6 +420,13 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 	const char *p, *start = text;
 	int spec = pcb->opts->pspec;
 
+	/* a description that is a number names a probe by its id */
+	if (text[0] != '\0' && strspn(text, "0123456789") == strlen(text)) {
+		memset(pd, 0, sizeof(*pd));
+		pd->dtpd_id = (dtrace_id_t)strtoul(text, NULL, 10);
+		if (pd->dtpd_id != DTRACE_IDNONE)
+			return;
+	}
 	for (p = text; *p; p++)
 		if (*p == ':')
 			nf++;

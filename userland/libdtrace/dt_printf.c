@@ -1009,22 +1009,28 @@ int
 dtrace_freopen(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
 	       const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len)
 {
-	char selfbuf[40], *filename;
+	char *filename;
 	FILE *nfp;
 	int rval = dt_sprintf(dtp, pfv, recs, nrecs, buf, len);
 
 	if (rval == -1 || fp == NULL)
 		return rval;
 
-	if (dtp->dt_sprintf_buf[0] == '\0') {
-		/* freopen("") restores the original output */
+	if (strcmp(dtp->dt_sprintf_buf, ".") == 0) {
+		/*
+		 * freopen(""), which the compiler records as ".": the original
+		 * output again.  DTrace reopens /dev/fd/N, which on Linux would
+		 * open the file anew (its own offset); the saved descriptor
+		 * itself keeps sharing the offset with whoever else writes there.
+		 */
 		if (dtp->dt_stdout_fd == -1)
 			return rval;
-		(void)snprintf(selfbuf, sizeof(selfbuf), "/dev/fd/%d", dtp->dt_stdout_fd);
-		filename = selfbuf;
-	} else {
-		filename = dtp->dt_sprintf_buf;
+		(void)fflush(fp);
+		if (dup2(dtp->dt_stdout_fd, fileno(fp)) == -1)
+			return dt_set_errno(dtp, errno);
+		return rval;
 	}
+	filename = dtp->dt_sprintf_buf;
 
 	/* Open first, so that a failure leaves the old output in place. */
 	if ((nfp = fopen(filename, "a")) == NULL) {

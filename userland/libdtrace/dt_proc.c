@@ -15,13 +15,65 @@
 
 #include "dt_impl.h"
 
+/* Is there an executable the child's execvp() will find? */
+static int
+dt_proc_findexec(const char *file)
+{
+	const char *path, *p, *q;
+	char buf[4096];
+
+	if (strchr(file, '/') != NULL)
+		return access(file, X_OK) == 0 ? 0 : errno;
+	if ((path = getenv("PATH")) == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p = q + 1) {
+		size_t len;
+
+		q = strchr(p, ':');
+		len = q != NULL ? (size_t)(q - p) : strlen(p);
+		if ((size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "",
+		                     file) < sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return 0;
+		if (q == NULL)
+			return ENOENT;
+	}
+}
+
+/* Wakes dtrace_sleep() when a created process ends (see below). */
+static void
+dt_proc_sigchld(int sig)
+{
+	(void)sig;
+}
+
 int
 dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[])
 {
+	struct sigaction act, oact;
+
 	int hold[2], report[2], err = 0;
 	pid_t pid;
 	ssize_t n;
 
+	/* a command that cannot run fails here, as DTrace's create does */
+	if ((err = dt_proc_findexec(file)) != 0) {
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "failed to execute %s: %s", file,
+		               strerror(err));
+		return dt_set_errno(dtp, EDT_COMPILER);
+	}
+
+	/*
+	 * DTrace's process control thread wakes the consumer's sleep when the
+	 * process changes state; here the child's SIGCHLD does, by
+	 * interrupting the sleep (unless the caller already handles it).
+	 */
+	if (sigaction(SIGCHLD, NULL, &oact) == 0 && oact.sa_handler == SIG_DFL) {
+		memset(&act, 0, sizeof(act));
+		act.sa_handler = dt_proc_sigchld;
+		(void)sigemptyset(&act.sa_mask);
+		(void)sigaction(SIGCHLD, &act, NULL);
+	}
 	if (pipe(hold) != 0 || pipe(report) != 0)
 		return dt_set_errno(dtp, errno);
 	(void)fcntl(report[1], F_SETFD, FD_CLOEXEC);
@@ -60,8 +112,11 @@ dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[])
 int
 dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
 {
-	if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
-		return dt_set_errno(dtp, ESRCH);
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM)) {
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "failed to grab pid %d: %s", pid,
+		               strerror(ESRCH));
+		return dt_set_errno(dtp, EDT_COMPILER);
+	}
 	dtp->dt_proc_pid = pid;
 	dtp->dt_proc_created = 0;
 	dtp->dt_target = pid;

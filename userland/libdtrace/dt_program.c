@@ -34,6 +34,13 @@ dt_cops_probe_match(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t
 	dtrace_id_t id = DTRACE_IDNONE;
 	int count = 0;
 
+	if (pdp->dtpd_id != DTRACE_IDNONE) {
+		if (dt_probe_lookup_id(dtp, pdp->dtpd_id, &pd) != 0)
+			return dtp->dt_errno == ESRCH || dtp->dt_errno == ENOENT ? 0 : -1;
+		if (first != NULL)
+			*first = pd;
+		return 1;
+	}
 	for (;;) {
 		pd = *pdp;
 		pd.dtpd_id = id;

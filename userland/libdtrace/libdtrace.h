@@ -83,6 +83,7 @@ enum {
 	EDT_BADCONV,            /* incomplete printf conversion */
 	EDT_DIFINVAL,           /* DIF program content is invalid */
 	EDT_NOTSUP,             /* operation not supported by this build */
+	EDT_UNSTABLE,           /* description matches unstable set of probes */
 	EDT_MAX
 };
 

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("-b 64k\n");
+	exit(0);
+}

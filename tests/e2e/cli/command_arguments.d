@@ -1,0 +1,4 @@
+END
+{
+	printf("the command ended\n");
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	printf("$target is %s\n", $target > 0 ? "set" : "unset");
+}

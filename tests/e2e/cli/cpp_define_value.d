@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("COUNT is %d\n", COUNT);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+#define NOT_PREPROCESSED 1
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#include "greeting.h"
+
+BEGIN
+{
+	printf("%s\n", GREETING);
+	exit(0);
+}

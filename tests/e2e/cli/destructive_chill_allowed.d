@@ -1,0 +1,6 @@
+BEGIN
+{
+	chill(1000000);
+	printf("chilled\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	system("echo system says %d", 42);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+BEGIN
+{
+	printf("before\n");
+	system("echo during");
+	printf("after\n");
+	exit(0);
+}

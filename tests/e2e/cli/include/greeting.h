@@ -1,0 +1,4 @@
+#ifndef GREETING_H
+#define GREETING_H
+#define GREETING "hello from an -I directory"
+#endif

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%s\n", $$0);
+	exit(0);
+}

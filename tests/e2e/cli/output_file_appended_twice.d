@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("run\n");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	printf("first line\n");
+	printf("second line\n");
+	exit(0);
+}

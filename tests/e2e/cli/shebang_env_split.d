@@ -1,0 +1,7 @@
+#!/usr/bin/env -S dtrace -qs
+
+BEGIN
+{
+	printf("run through #!/usr/bin/env -S dtrace -qs\n");
+	exit(0);
+}

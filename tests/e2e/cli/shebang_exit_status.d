@@ -1,0 +1,6 @@
+#!/usr/bin/env -S dtrace -qs
+
+BEGIN
+{
+	exit(3);
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env -S dtrace -s
+
+BEGIN
+{
+	exit(0);
+}

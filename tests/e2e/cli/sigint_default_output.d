@@ -1,0 +1,5 @@
+BEGIN
+{
+	@c["key"] = count();
+	trace("ready");
+}

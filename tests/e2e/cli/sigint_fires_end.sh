@@ -1,0 +1,14 @@
+# SIGINT once tracing runs: END fires, the aggregations not yet printed are
+# printed, and dtrace exits 0.
+# a background job of a shell without job control starts with SIGINT ignored:
+env --default-signal=INT "$1" -s sigint_fires_end.d >"$E2E_TMP/out" &
+pid=$!
+i=0
+until grep -q ready "$E2E_TMP/out" 2>/dev/null || [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+echo "status $?"
+cat "$E2E_TMP/out"

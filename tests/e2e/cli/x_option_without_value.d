@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("quiet via -x\n");
+	exit(0);
+}

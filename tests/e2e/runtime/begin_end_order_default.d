@@ -1,0 +1,14 @@
+BEGIN
+{
+	trace("begin");
+}
+
+END
+{
+	trace("end");
+}
+
+BEGIN
+{
+	exit(0);
+}

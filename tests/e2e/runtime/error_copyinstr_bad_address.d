@@ -1,0 +1,11 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%s\n", copyinstr(0));
+}
+
+BEGIN
+{
+	exit(0);
+}

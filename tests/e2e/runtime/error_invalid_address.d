@@ -1,0 +1,9 @@
+BEGIN
+{
+	trace(*(int *)0);
+}
+
+BEGIN
+{
+	exit(0);
+}
