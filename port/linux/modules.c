@@ -9,7 +9,9 @@
  * anything (open files, walk symbols).  Symbols are read from the file
  * with libelf: .symtab when the file has one, else .dynsym; functions
  * (STT_FUNC, STT_GNU_IFUNC) that are defined in the object.  The vDSO has
- * no file and so no symbols here.  Probe context: no.
+ * no file: its symbols come from a copy of the image the kernel mapped
+ * (getauxval(AT_SYSINFO_EHDR)), so a sample in clock_gettime is named.
+ * Probe context: no.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "linux_impl.h"
@@ -139,24 +142,13 @@ walk_symtab(Elf *elf, Elf_Scn *scn, const dtrace_port_module_t *mod, dtrace_port
 	return 0;
 }
 
-int
-dtrace_port_symbol_iter(const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb, void *arg)
+/* Walk the symbols of an ELF descriptor: .symtab, else .dynsym. */
+static int
+walk_elf(Elf *elf, const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb, void *arg)
 {
 	Elf_Scn *scn, *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr sh;
-	Elf *elf;
-	int fd, rv;
 
-	if (mod->dpm_path == NULL)
-		return 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return DTRACE_ENOTSUP;
-	if ((fd = open(mod->dpm_path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno;
-	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
-		close(fd);
-		return DTRACE_EINVAL;
-	}
 	for (scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
@@ -165,7 +157,62 @@ dtrace_port_symbol_iter(const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
 	}
-	rv = walk_symtab(elf, symtab != NULL ? symtab : dynsym, mod, cb, arg);
+	if (symtab == NULL && dynsym == NULL)
+		return 0;
+	return walk_symtab(elf, symtab != NULL ? symtab : dynsym, mod, cb, arg);
+}
+
+/*
+ * The vDSO: if mod's text lies in the image at AT_SYSINFO_EHDR, read the
+ * image's symbols from a private copy (libelf may write to what it is
+ * given; the image is read-only).  The image ends with its section
+ * headers, which is how its size is known.
+ */
+static int
+vdso_symbols(const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb, void *arg)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	size_t size;
+	char *copy;
+	Elf *elf;
+	int rv;
+
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shoff == 0)
+		return 0;
+	size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (mod->dpm_text < (uintptr_t)eh || mod->dpm_text >= (uintptr_t)eh + size ||
+	    size > ((size_t)1 << 20))
+		return 0;
+	if ((copy = malloc(size)) == NULL)
+		return DTRACE_ENOMEM;
+	memcpy(copy, eh, size);
+	if ((elf = elf_memory(copy, size)) == NULL) {
+		free(copy);
+		return 0;
+	}
+	rv = walk_elf(elf, mod, cb, arg);
+	elf_end(elf);
+	free(copy);
+	return rv;
+}
+
+int
+dtrace_port_symbol_iter(const dtrace_port_module_t *mod, dtrace_port_symbol_fn_t cb, void *arg)
+{
+	Elf *elf;
+	int fd, rv;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return DTRACE_ENOTSUP;
+	if (mod->dpm_path == NULL)
+		return vdso_symbols(mod, cb, arg);
+	if ((fd = open(mod->dpm_path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
+		close(fd);
+		return DTRACE_EINVAL;
+	}
+	rv = walk_elf(elf, mod, cb, arg);
 	elf_end(elf);
 	close(fd);
 	return rv;

@@ -1,11 +1,13 @@
 /*
  * tests/port/modules.c: module enumeration finds the main program and
  * libc with their text, and libc's symbols include getpid at the address
- * the dynamic linker resolves.
+ * the dynamic linker resolves; the vDSO's symbols (no file: read from the
+ * mapped image) lie in its text.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "linux_impl.h"
@@ -14,6 +16,8 @@
 int main(void);
 
 static int found_main, found_libc, found_getpid, found_self_main, nsyms;
+static int found_vdso, vdso_syms, vdso_in_text;
+static uintptr_t vdso_text, vdso_textsize;
 static uintptr_t getpid_addr;
 
 static int
@@ -25,6 +29,12 @@ on_symbol(const char *name, uintptr_t addr, size_t size, void *arg)
 		found_getpid = 1;
 	if (arg == (void *)2 && strcmp(name, "main") == 0 && addr == (uintptr_t)main)
 		found_self_main = 1;
+	if (arg == (void *)3) {
+		vdso_syms++;
+		if (strstr(name, "clock_gettime") != NULL && addr >= vdso_text &&
+		    addr < vdso_text + vdso_textsize)
+			vdso_in_text = 1;
+	}
 	return 0;
 }
 
@@ -41,6 +51,12 @@ on_module(const dtrace_port_module_t *m, void *arg)
 		found_libc = m->dpm_path != NULL && getpid_addr >= m->dpm_text &&
 			     getpid_addr < m->dpm_text + m->dpm_textsize;
 		dtrace_port_symbol_iter(m, on_symbol, (void *)1);
+	}
+	if (strncmp(m->dpm_name, "linux-vdso", 10) == 0) {
+		found_vdso = 1;
+		vdso_text = m->dpm_text;
+		vdso_textsize = m->dpm_textsize;
+		CHECK(dtrace_port_symbol_iter(m, on_symbol, (void *)3) == 0, "vDSO symbols");
 	}
 	return 0;
 }
@@ -66,6 +82,13 @@ main(void)
 	CHECK(found_getpid, "libc's getpid symbol at the resolved address");
 	CHECK(found_self_main, "main() in the program's .symtab");
 	CHECK(nsyms > 100, "%d symbols", nsyms);
+	if (getauxval(AT_SYSINFO_EHDR) != 0) {
+		CHECK(found_vdso, "the vDSO is a module");
+		CHECK(vdso_syms > 0 && vdso_in_text, "vDSO clock_gettime in its text (%d symbols)",
+		      vdso_syms);
+	} else {
+		printf("no vDSO: its symbols not checked\n");
+	}
 	CHECK(dtrace_port_module_iter(NULL, stop_at_first, &n) == 7 && n == 1,
 	      "non-zero return stops the walk");
 	TEST_DONE();
