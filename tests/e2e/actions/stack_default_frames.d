@@ -1,0 +1,5 @@
+BEGIN
+{
+	stack();
+	exit(0);
+}

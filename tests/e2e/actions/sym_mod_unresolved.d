@@ -1,0 +1,6 @@
+BEGIN
+{
+	sym(0ULL);
+	mod(0ULL);
+	exit(0);
+}
