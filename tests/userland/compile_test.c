@@ -241,6 +241,33 @@ test_print(void)
 	expect_err("BEGIN { print(exit(0)); }", "D_PRINT_VOID", "line 1: print( ) may not be applied to a void expression");
 }
 
+/*
+ * Strings in additive expressions are char pointers to DTrace's dt_cook_op2:
+ * string + int, int + string and string - int are strings, string - string
+ * (or - char *) is a ptrdiff_t; everything else is refused.
+ */
+static void
+test_string_arithmetic(void)
+{
+	dt_cprog_t *p = compile("BEGIN { x = \"a\" + 1; y = 1 + \"abc\"; z = \"a\" - 1; d = \"a\" - \"b\"; "
+				"e = \"a\" - (char *)0; exit(0); }", 0);
+	CHECK(p && !p->err.failed, "string arithmetic: %s", p ? p->err.text : "");
+	dt_cprog_free(p);
+	expect_err("BEGIN { x = 1 - \"a\"; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"int\" - \"string\"");
+	expect_err("BEGIN { x = \"a\" + \"b\"; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"string\" + \"string\"");
+	expect_err("BEGIN { x = \"a\" - (int *)0; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"string\" - \"int *\"");
+	/* void pointers take no arithmetic */
+	expect_err("BEGIN { x = \"a\" - (void *)0; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"string\" - \"void *\"");
+	expect_err("BEGIN { x = \"a\" * 2; }", "D_OP_ARITH",
+		   "line 1: operator * requires operands of arithmetic type");
+	expect_err("BEGIN { x = \"a\" == (int *)0; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"string\" == \"int *\"");
+}
+
 /* Errors as DTrace words them for scripts and for -n programs. */
 static void
 test_error_forms(void)
@@ -322,6 +349,7 @@ main(void)
 	test_disassembly();
 	test_if_else();
 	test_print();
+	test_string_arithmetic();
 	test_error_forms();
 	test_clause_contexts();
 

@@ -109,9 +109,20 @@ dt_node_is_ptrcompat(dt_node_t *l, dt_node_t *r)
 	if (rt != NULL && (rt->kind == DT_TK_PTR || rt->kind == DT_TK_ARRAY || rt->kind == DT_TK_STRING) &&
 	    l->kind == DT_NODE_INT && l->value == 0)
 		return true;
-	if (!dt_node_is_pointer(l) || !dt_node_is_pointer(r))
+	/* a string is a char array here, as D's string type is to DTrace */
+	bool ls = dt_node_is_string(l), rs = dt_node_is_string(r);
+	if ((!dt_node_is_pointer(l) && !ls) || (!dt_node_is_pointer(r) && !rs))
 		return false;
-	dt_type_t *lr = dt_type_resolve(lt->ref), *rr = dt_type_resolve(rt->ref);
+	if (ls && rs)
+		return true;
+	dt_type_t *lr = ls ? NULL : dt_type_resolve(lt->ref);
+	dt_type_t *rr = rs ? NULL : dt_type_resolve(rt->ref);
+	if (ls || rs) {
+		/* the other side points at void or at char */
+		dt_type_t *o = ls ? rr : lr;
+		return o != NULL && (o->kind == DT_TK_VOID ||
+				     (o->kind == DT_TK_INT && o->ischar && o->issigned && o->size == 1));
+	}
 	if (lr == NULL || rr == NULL)
 		return false;
 	if (lr->kind == DT_TK_VOID || rr->kind == DT_TK_VOID)
