@@ -268,6 +268,54 @@ test_string_arithmetic(void)
 		   "line 1: operands have incompatible types: \"string\" == \"int *\"");
 }
 
+/* Translators: declarations, xlate<T>/xlate<T *>, and DTrace's D_XLATE_* errors. */
+#define XL_DECLS                                                                                   \
+	"struct in_s { int a; int b; };\n"                                                        \
+	"typedef struct out_s { int sum; string label; } out_t;\n"                                \
+	"translator out_t < struct in_s *p > {\n"                                                  \
+	"\tsum = p->a + p->b;\n"                                                                   \
+	"\tlabel = \"x\";\n"                                                                       \
+	"};\n"
+
+static void
+test_translators(void)
+{
+	expect_ok(XL_DECLS "BEGIN { this->p = (struct in_s *)alloca(8); trace(xlate<out_t *>(this->p)->sum); "
+			   "trace(xlate<out_t>(this->p).label); print(*xlate<out_t *>(this->p)); "
+			   "print(xlate<out_t>(this->p)); x = xlate<out_t>(this->p); trace(x.sum); }");
+	/* the third pass: any input that could be passed as the declared type */
+	expect_ok(XL_DECLS "BEGIN { trace(xlate<out_t *>((void *)0)->sum); trace(xlate<struct out_s *>(0)->sum); }");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t *>(1)->sum); }", "D_XLATE_NONE",
+		   "line 7: cannot translate from \"int\" to \"out_t *\"");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<struct in_s>((struct in_s *)0)); }", "D_XLATE_NONE",
+		   "line 7: cannot translate from \"struct in_s *\" to \"struct in_s\"");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t *>((struct in_s *)0)->nope); }", "D_XLATE_NOCONV",
+		   "line 7: translator does not define conversion for member: nope");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t>((struct in_s *)0)->sum); }", "D_OP_PTR",
+		   "line 7: operator -> must be applied to a pointer");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t *>((struct in_s *)0).sum); }", "D_OP_SOU",
+		   "line 7: operator . cannot be applied to type \"out_t *\"; must be applied to a struct or union");
+	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t *>((struct in_s *)0)); }", "D_TRACE_DYN",
+		   "line 7: trace( ) may not be applied to a translated pointer");
+	expect_err(XL_DECLS "BEGIN { print(xlate<out_t *>((struct in_s *)0)); }", "D_PRINT_DYN",
+		   "line 7: print( ) may not be applied to a translated pointer");
+	expect_err(XL_DECLS "BEGIN { xlate<out_t *>((struct in_s *)0)->sum = 1; }", "D_OP_WRITE",
+		   "line 7: operator = can only be applied to a writable variable");
+	expect_err(XL_DECLS "translator out_t < struct in_s *q > {\n\tsum = 1;\n};", "D_XLATE_REDECL",
+		   "line 9: translator from struct in_s * to out_t has already been declared");
+	expect_err(XL_DECLS "translator out_t < int q > {\n\tzz = 1;\n};", "D_XLATE_MEMB",
+		   "line 9: translator member zz is not a member of out_t");
+	expect_err(XL_DECLS "translator out_t < int q > {\n\tsum = \"s\";\n};", "D_XLATE_INCOMPAT",
+		   "line 9: translator member sum definition uses incompatible types: \"int\" = \"string\"");
+	expect_err("translator int < int q > { };", "D_XLATE_SOU",
+		   "line 1: translator output type must be a struct or union");
+	expect_err("struct undef;\ntranslator struct undef < int q > { };", "D_XLATE_SOU",
+		   "line 2: incomplete struct/union/enum struct undef");
+	/* the parameter is only in scope inside the translator */
+	expect_err(XL_DECLS "BEGIN { trace(p); }", "D_IDENT_UNDEF",
+		   "line 7: failed to resolve p: Unknown variable name");
+}
+
 /* Errors as DTrace words them for scripts and for -n programs. */
 static void
 test_error_forms(void)
@@ -350,6 +398,7 @@ main(void)
 	test_if_else();
 	test_print();
 	test_string_arithmetic();
+	test_translators();
 	test_error_forms();
 	test_clause_contexts();
 

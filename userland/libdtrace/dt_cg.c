@@ -349,6 +349,15 @@ dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
 	dt_ident_t *idp = n->ident;
 	int rd;
 
+	if (idp->flags & DT_IDFLG_XLARG) {
+		/* a translator's parameter: the translated value, computed once by the xlate */
+		if (!(idp->flags & DT_IDFLG_CGREG))
+			dt_error(dp->pcb, n->line, D_UNKNOWN, "internal error: translator input %s unbound",
+				 idp->name);
+		rd = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_MOV((int)idp->id, rd));
+		return rd;
+	}
 	if (idp->flags & DT_IDFLG_BUILTIN) {
 		if (idp->kind == DT_IDENT_ARRAY) {
 			int ri = dt_cg(dp, n->args);
@@ -393,12 +402,21 @@ dt_cg_var_store(dt_difo_t *dp, dt_node_t *n, int rs)
 	dt_vartab(dp, idp, scope, DIFV_KIND_SCALAR, DIFV_F_MOD);
 }
 
+static int dt_cg_xlate_member(dt_difo_t *dp, dt_node_t *n);
+
 /* Address of an lvalue in memory (deref, member). */
 static int
 dt_cg_addr(dt_difo_t *dp, dt_node_t *n)
 {
 	if (n->kind == DT_NODE_OP1 && n->op == DT_TOK_DEREF)
 		return dt_cg(dp, n->left);
+	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT) &&
+	    dt_node_xlator(n->left) != NULL) {
+		/* a translated struct or array member is a value made in scratch: its address */
+		if (n->flags & DT_NF_REF)
+			return dt_cg_xlate_member(dp, n);
+		dt_error(dp->pcb, n->line, D_UNKNOWN, "a translated member has no address");
+	}
 	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT)) {
 		int r = n->op == DT_TOK_PTR ? dt_cg(dp, n->left) : dt_cg_addr(dp, n->left);
 		if (n->member->off != 0) {
@@ -580,14 +598,13 @@ dt_cg_binary(dt_difo_t *dp, dt_node_t *n)
  * place, store the unit back (DTrace's little-endian bit order, as loads).
  */
 static void
-dt_cg_field_store(dt_difo_t *dp, dt_node_t *l, int rs, int ra)
+dt_cg_field_store(dt_difo_t *dp, dt_member_t *m, int rs, int ra)
 {
-	dt_member_t *m = l->member;
 	uint64_t mask = m->bits >= 64 ? ~0ULL : (1ULL << m->bits) - 1;
 	int u = dt_reg_alloc(dp), k = dt_reg_alloc(dp), v = dt_reg_alloc(dp);
 
 	dt_emit(dp, DIF_INSTR_MOV(ra, u));
-	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(l->type, false), u, u));
+	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(m->type, false), u, u));
 	dt_setx(dp, k, ~(mask << m->bitoff));
 	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, u, k, u));
 	dt_emit(dp, DIF_INSTR_MOV(rs, v));
@@ -596,7 +613,7 @@ dt_cg_field_store(dt_difo_t *dp, dt_node_t *l, int rs, int ra)
 	dt_setx(dp, k, (uint64_t)m->bitoff);
 	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, v, k, v));
 	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
-	dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), u, ra));
+	dt_emit(dp, DIF_INSTR_STORE(dt_store_op(m->type), u, ra));
 	dt_reg_free(dp, v);
 	dt_reg_free(dp, k);
 	dt_reg_free(dp, u);
@@ -636,7 +653,7 @@ dt_cg_assign(dt_difo_t *dp, dt_node_t *n)
 		int ra = dt_cg_addr(dp, l);
 		dt_type_t *t = dt_type_resolve(l->type);
 		if (l->flags & DT_NF_BITFIELD) {
-			dt_cg_field_store(dp, l, rs, ra);
+			dt_cg_field_store(dp, l->member, rs, ra);
 		} else if (l->flags & DT_NF_REF) {
 			int sz = dt_reg_alloc(dp);
 			dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
@@ -675,7 +692,7 @@ dt_cg_incdec(dt_difo_t *dp, dt_node_t *n)
 		dt_cg_var_store(dp, l, nv);
 	} else {
 		if (l->flags & DT_NF_BITFIELD)
-			dt_cg_field_store(dp, l, nv, ra);
+			dt_cg_field_store(dp, l->member, nv, ra);
 		else
 			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), nv, ra));
 		dt_reg_free(dp, ra);
@@ -700,6 +717,105 @@ dt_cg_call(dt_difo_t *dp, dt_node_t *n)
 		dt_cg_arglist(dp, n->args);
 	int rd = dt_reg_alloc(dp);
 	dt_emit(dp, DIF_INSTR_CALL(idp->id, rd));
+	return rd;
+}
+
+/* ---- translators: member expressions evaluated with the parameter in a register ---- */
+
+/* The translated value of a translated expression (xlate<T>(e), xlate<T *>(e), *xlate<T *>(e)). */
+static dt_node_t *
+dt_cg_xlate_input(dt_node_t *x)
+{
+	return x->kind == DT_NODE_OP1 ? x->left->right : x->right;
+}
+
+/* Evaluate translator member definition e with the translator's parameter in register rin. */
+static int
+dt_cg_xlate_eval(dt_difo_t *dp, dt_ident_t *xl, dt_node_t *e, int rin)
+{
+	dt_ident_t *arg = xl->xlarg;
+	uint32_t oflags = arg->flags, oid = arg->id;
+	int r;
+
+	arg->flags |= DT_IDFLG_CGREG;
+	arg->id = (uint32_t)rin;
+	r = dt_cg(dp, e);
+	arg->flags = oflags;
+	arg->id = oid;
+	return r;
+}
+
+/* xlate<T *>(e)->m, xlate<T>(e).m: the member's definition, converted to the member's type. */
+static int
+dt_cg_xlate_member(dt_difo_t *dp, dt_node_t *n)
+{
+	dt_node_t *x = n->left;
+	int rin = dt_cg(dp, dt_cg_xlate_input(x));
+	int r = dt_cg_xlate_eval(dp, x->ident, n->args, rin);
+
+	dt_reg_free(dp, rin);
+	if (!(n->flags & DT_NF_REF))
+		dt_cg_typecast(dp, n->args->type, n->type, r);
+	return r;
+}
+
+/*
+ * The whole translated struct: a zeroed buffer from alloca() with every
+ * member the translator defines stored at its offset (strings copied up to
+ * the member's size, structs and arrays with bcopy()), as DTrace expands
+ * *xlate<T *>(e).
+ */
+static int
+dt_cg_xlate_expand(dt_difo_t *dp, dt_node_t *x)
+{
+	dt_ident_t *xl = x->ident;
+	dt_type_t *sou = dt_type_resolve(xl->type);
+	int rin = dt_cg(dp, dt_cg_xlate_input(x));
+	int rd = dt_reg_alloc(dp);
+
+	dt_setx(dp, rd, sou->size);
+	dt_emit(dp, DIF_INSTR_FLUSHTS);
+	dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, rd));
+	dt_emit(dp, DIF_INSTR_CALL(DIF_SUBR_ALLOCA, rd));
+	for (dt_member_t *m = sou->members; m != NULL; m = m->next) {
+		dt_node_t *def = m->name != NULL ? dt_xlator_member(xl, m->name) : NULL;
+		if (def == NULL)
+			continue;
+		dt_node_t *e = dt_node_copy_list(dp->pcb, def->left);
+		dt_type_t *mt = dt_type_resolve(m->type);
+		int rv = dt_cg_xlate_eval(dp, xl, e, rin);
+		int ra = dt_reg_alloc(dp);
+		dt_emit(dp, DIF_INSTR_MOV(rd, ra));
+		if (m->off != 0) {
+			int k = dt_reg_alloc(dp);
+			dt_setx(dp, k, m->off);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_ADD, ra, k, ra));
+			dt_reg_free(dp, k);
+		}
+		if (m->bits > 0) {
+			dt_cg_field_store(dp, m, rv, ra);
+		} else if (mt->kind == DT_TK_STRING || (mt->kind == DT_TK_ARRAY && dt_node_is_string(e))) {
+			int sz = dt_reg_alloc(dp);
+			dt_setx(dp, sz, mt->kind == DT_TK_STRING ? dp->pcb->strsize : mt->size);
+			dt_emit(dp, DIF_INSTR_COPYS(rv, sz, ra));
+			dt_reg_free(dp, sz);
+		} else if (mt->kind == DT_TK_STRUCT || mt->kind == DT_TK_UNION || mt->kind == DT_TK_ARRAY) {
+			int sz = dt_reg_alloc(dp);
+			dt_setx(dp, sz, mt->size);
+			dt_emit(dp, DIF_INSTR_FLUSHTS);
+			dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, rv));
+			dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, ra));
+			dt_emit(dp, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, sz));
+			dt_emit(dp, DIF_INSTR_CALL(DIF_SUBR_BCOPY, sz));
+			dt_reg_free(dp, sz);
+		} else {
+			dt_cg_typecast(dp, e->type, m->type, rv);
+			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(m->type), rv, ra));
+		}
+		dt_reg_free(dp, ra);
+		dt_reg_free(dp, rv);
+	}
+	dt_reg_free(dp, rin);
 	return rd;
 }
 
@@ -747,6 +863,8 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 	case DT_NODE_OP1:
 		switch (n->op) {
 		case DT_TOK_DEREF:
+			if (dt_node_xlator(n) != NULL)
+				return dt_cg_xlate_expand(dp, n);
 			r = dt_cg(dp, n->left);
 			dt_cg_load_value(dp, n, r);
 			return r;
@@ -801,9 +919,16 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 			return dt_cg_logical(dp, n);
 		case DT_TOK_PTR:
 		case DT_TOK_DOT:
+			if (dt_node_xlator(n->left) != NULL)
+				return dt_cg_xlate_member(dp, n);
 			r = dt_cg_addr(dp, n);
 			dt_cg_load_value(dp, n, r);
 			return r;
+		case DT_TOK_XLATE:
+			/* a translated struct is built; a translated pointer is its input, as in DTrace */
+			if (!dt_node_is_dynamic(n))
+				return dt_cg_xlate_expand(dp, n);
+			return dt_cg(dp, n->right);
 		case DT_TOK_ASGN: case DT_TOK_ADD_EQ: case DT_TOK_SUB_EQ: case DT_TOK_MUL_EQ:
 		case DT_TOK_DIV_EQ: case DT_TOK_MOD_EQ: case DT_TOK_AND_EQ: case DT_TOK_XOR_EQ:
 		case DT_TOK_OR_EQ: case DT_TOK_LSH_EQ: case DT_TOK_RSH_EQ:

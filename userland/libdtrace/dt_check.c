@@ -144,6 +144,94 @@ dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 	return dt_node_is_ptrcompat(l, r);
 }
 
+/* ---- translators --------------------------------------------------------------- */
+
+static void dt_node_type_assign(dt_node_t *n, dt_type_t *t);
+
+dt_node_t *
+dt_xlator_member(dt_ident_t *xl, const char *name)
+{
+	for (dt_node_t *m = xl->inline_expr; m != NULL; m = m->list) {
+		if (strcmp(m->string, name) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+dt_ident_t *
+dt_node_xlator(dt_node_t *n)
+{
+	if (n->ident == NULL || n->ident->kind != DT_IDENT_XLATOR)
+		return NULL;
+	if ((n->kind == DT_NODE_OP2 && n->op == DT_TOK_XLATE) ||
+	    (n->kind == DT_NODE_OP1 && n->op == DT_TOK_DEREF))
+		return n->ident;
+	return NULL;
+}
+
+/*
+ * DTrace's three passes: a translator from src's exact type, then from its
+ * type with typedefs resolved, then from any type src could be passed as;
+ * each to the struct or union `to' names (through one pointer).
+ */
+dt_ident_t *
+dt_xlator_lookup(dt_pcb_t *pcb, dt_node_t *src, dt_type_t *to, bool exact)
+{
+	dt_type_t *dst = dt_type_resolve(to);
+	dt_ident_t *xl;
+
+	(void)pcb;
+	if (dst == NULL || src->type == NULL)
+		return NULL;
+	if (dst->kind == DT_TK_PTR)
+		dst = dt_type_resolve(dst->ref);
+	if (dst == NULL || (dst->kind != DT_TK_STRUCT && dst->kind != DT_TK_UNION))
+		return NULL;
+	for (xl = pcb->xlators; xl != NULL; xl = xl->next) {
+		if (xl->keys[0] == src->type && dt_type_compat(dt_type_resolve(xl->type), dst))
+			return xl;
+	}
+	if (exact)
+		return NULL;
+	for (xl = pcb->xlators; xl != NULL; xl = xl->next) {
+		if (dt_type_compat(xl->keys[0], src->type) && dt_type_compat(dt_type_resolve(xl->type), dst))
+			return xl;
+	}
+	for (xl = pcb->xlators; xl != NULL; xl = xl->next) {
+		dt_node_t xn;
+		memset(&xn, 0, sizeof(xn));
+		xn.kind = DT_NODE_TYPE;
+		dt_node_type_assign(&xn, xl->keys[0]);
+		if (dt_type_compat(dt_type_resolve(xl->type), dst) && dt_node_is_argcompat(&xn, src))
+			return xl;
+	}
+	return NULL;
+}
+
+void
+dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl)
+{
+	char n1[256], n2[256];
+	dt_type_t *sou = dt_type_resolve(xl->type);
+	dt_ident_t *saved = pcb->xlarg;
+
+	pcb->xlarg = xl->xlarg;
+	for (dt_node_t *m = xl->inline_expr; m != NULL; m = m->list) {
+		dt_member_t *sm = dt_type_member(sou, m->string);
+		if (sm == NULL)
+			dt_error(pcb, 0, D_XLATE_MEMB, "translator member %s is not a member of %s", m->string,
+				 dt_type_name(xl->type, n1, sizeof(n1)));
+		m->left = dt_cook(pcb, m->left, DT_IDFLG_REF);
+		dt_node_type_assign(m, sm->type);
+		if (!dt_node_is_argcompat(m, m->left))
+			dt_error(pcb, 0, D_XLATE_INCOMPAT,
+				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
+				 m->string, dt_node_type_name(m, n1, sizeof(n1)),
+				 dt_node_type_name(m->left, n2, sizeof(n2)));
+	}
+	pcb->xlarg = saved;
+}
+
 int64_t
 dt_node_const(dt_pcb_t *pcb, dt_node_t *n, dt_errtag_t tag, const char *what)
 {
@@ -510,7 +598,7 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		dt_idtab_t *tab = self ? &pcb->tls : &pcb->locals;
 		dt_ident_t *idp = dt_idtab_lookup(tab, l->right->string);
 		if (!self && (idp == NULL || idp->kind == DT_IDENT_SCALAR) &&
-		    (idp == NULL || idp->type == NULL || dt_type_resolve(idp->type)->kind != DT_TK_ARRAY))
+		    (idp == NULL || idp->type == NULL || !dt_type_is_pointer(idp->type)))
 			dnerror(pcb, n, D_ARR_LOCAL, "local variables may not be used as associative arrays: %s",
 				l->right->string);
 		if (idp == NULL) {
@@ -594,6 +682,14 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		n->kind = DT_NODE_AGG;
 		n->ident = idp;
 		n->args = NULL;
+		n->flags |= DT_NF_COOKED;
+		return n;
+	}
+	/* inside a translator's member definitions its parameter hides every other name */
+	if (pcb->xlarg != NULL && strcmp(n->string, pcb->xlarg->name) == 0) {
+		n->kind = DT_NODE_VAR;
+		n->ident = pcb->xlarg;
+		dt_node_type_assign(n, pcb->xlarg->type);
 		n->flags |= DT_NF_COOKED;
 		return n;
 	}
@@ -727,6 +823,13 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 	switch (op) {
 	case DT_TOK_DEREF: {
 		dt_type_t *t = dt_type_resolve(c->type);
+		dt_ident_t *xl = dt_node_xlator(c);
+		if (xl != NULL && dt_node_is_dynamic(c)) {
+			/* the whole struct the translated pointer points at, translated member by member */
+			n->ident = xl;
+			dt_node_type_assign(n, xl->type);
+			break;
+		}
 		if (dt_node_is_string(c) || t == NULL || (t->kind != DT_TK_PTR && t->kind != DT_TK_ARRAY))
 			dnerror(pcb, n, D_DEREF_NONPTR, "cannot dereference non-pointer type");
 		dt_type_t *rt = dt_type_resolve(t->ref);
@@ -848,6 +951,39 @@ dt_assign_common(dt_pcb_t *pcb, dt_node_t *n)
 	dt_node_type_assign(n, l->type);
 }
 
+/*
+ * A member of a translated expression: the translator's definition of that
+ * member, copied into the tree (n->args) to be evaluated with the
+ * translator's parameter bound to the translated value.  xlate<T>(e) is a
+ * struct (operator .), xlate<T *>(e) a translated pointer (operator ->).
+ */
+static dt_node_t *
+dt_cook_xlate_member(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *xl)
+{
+	char n1[256];
+	int op = n->op;
+	bool isptr = dt_node_is_dynamic(n->left);
+	dt_node_t *mn = dt_xlator_member(xl, n->right->string);
+
+	if (mn == NULL)
+		dnerror(pcb, n, D_XLATE_NOCONV, "translator does not define conversion for member: %s",
+			n->right->string);
+	if (op == DT_TOK_PTR && !isptr)
+		dnerror(pcb, n, D_OP_PTR, "operator %s must be applied to a pointer", dt_opstr(op));
+	if (op == DT_TOK_DOT && isptr)
+		dnerror(pcb, n, D_OP_SOU,
+			"operator %s cannot be applied to type \"%s\"; must be applied to a struct or union",
+			dt_opstr(op), dt_type_name(dt_type_ptr(pcb, xl->type), n1, sizeof(n1)));
+	dt_member_t *m = dt_type_member(dt_type_resolve(xl->type), n->right->string);
+	n->member = m;
+	dt_node_type_assign(n, m->type);
+	if (op == DT_TOK_PTR && dt_type_resolve(m->type)->kind != DT_TK_ARRAY)
+		n->flags |= DT_NF_LVALUE;
+	n->args = dt_node_copy_list(pcb, mn->left);
+	n->flags |= DT_NF_COOKED;
+	return n;
+}
+
 static dt_node_t *
 dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
 {
@@ -855,9 +991,12 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
 	int op = n->op;
 	dt_node_t *l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
 	dt_type_t *t = dt_type_resolve(l->type);
+	dt_ident_t *xl;
 
 	if (n->right->kind != DT_NODE_IDENT)
 		dnerror(pcb, n, D_OP_IDENT, "operator %s must be followed by an identifier", dt_opstr(op));
+	if ((xl = dt_node_xlator(l)) != NULL)
+		return dt_cook_xlate_member(pcb, n, xl);
 	if (op == DT_TOK_PTR) {
 		if (t == NULL || t->kind != DT_TK_PTR)
 			dnerror(pcb, n, D_OP_PTR, "operator %s must be applied to a pointer", dt_opstr(op));
@@ -964,10 +1103,19 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		n->flags |= DT_NF_COOKED;
 		return n;
 	}
-	case DT_TOK_XLATE:
-		dnerror(pcb, n, D_XLATE_NONE, "cannot translate from \"%s\" to \"%s\"",
-			dt_node_type_name(dt_cook(pcb, n->right, DT_IDFLG_REF), n1, sizeof(n1)),
-			dt_type_name(n->left->type, n2, sizeof(n2)));
+	case DT_TOK_XLATE: {
+		/* xlate<T>(e) is a struct T made by the translator; xlate<T *>(e) a translated pointer */
+		dt_type_t *to = n->left->type;
+		dt_ident_t *xl;
+		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		if ((xl = dt_xlator_lookup(pcb, r, to, false)) == NULL)
+			dnerror(pcb, n, D_XLATE_NONE, "cannot translate from \"%s\" to \"%s\"",
+				dt_node_type_name(r, n1, sizeof(n1)), dt_type_name(to, n2, sizeof(n2)));
+		n->ident = xl;
+		dt_node_type_assign(n, dt_type_resolve(to)->kind == DT_TK_PTR ? pcb->t_dyn : xl->type);
+		n->flags |= DT_NF_COOKED;
+		return n;
+	}
 	case DT_TOK_ASGN: {
 		l = n->left;
 		if (l->kind == DT_NODE_IDENT && l->op == DT_TOK_AGG)

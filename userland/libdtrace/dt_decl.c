@@ -476,30 +476,50 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
  * member expressions; xlate<T>(e) and T-typed member references expand the
  * member's expression with the argument bound to e.
  */
+/*
+ * translator to < from name > { member = expression; ... };
+ * Checked in DTrace's order: a second translator between the same types,
+ * then an output type that is incomplete or not a struct or union, then
+ * each member (dt_xlator_cook).  Errors name the line the declaration ends.
+ */
 void
 dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argname, dt_node_t *members)
 {
-	char n1[256], n2[256], key[600];
+	char n1[256], n2[256];
 	dt_type_t *r = dt_type_resolve(to);
+	dt_node_t src;
 
-	if (r == NULL || (r->kind != DT_TK_STRUCT && r->kind != DT_TK_UNION && !dt_type_is_pointer(to)))
+	if (pcb->scanner != NULL)
+		pcb->lineno = dt_lex_lineno(pcb);
+	memset(&src, 0, sizeof(src));
+	src.kind = DT_NODE_TYPE;
+	src.type = from;
+	if (dt_xlator_lookup(pcb, &src, to, true) != NULL)
+		dt_error(pcb, 0, D_XLATE_REDECL, "translator from %s to %s has already been declared",
+			 dt_type_name(from, n1, sizeof(n1)), dt_type_name(to, n2, sizeof(n2)));
+	if (r != NULL && r->kind == DT_TK_FWD)
+		dt_error(pcb, 0, D_XLATE_SOU, "incomplete struct/union/enum %s", dt_type_name(to, n1, sizeof(n1)));
+	if (r == NULL || (r->kind != DT_TK_STRUCT && r->kind != DT_TK_UNION))
 		dt_error(pcb, 0, D_XLATE_SOU, "translator output type must be a struct or union");
-	snprintf(key, sizeof(key), "xlate:%s:%s", dt_type_name(to, n1, sizeof(n1)),
-		 dt_type_name(from, n2, sizeof(n2)));
-	if (dt_idtab_lookup(&pcb->builtins, key) != NULL)
-		dt_error(pcb, 0, D_XLATE_REDECL, "translator from %s to %s has already been declared", n2, n1);
-	for (dt_node_t *m = members; m != NULL; m = m->list) {
-		if (r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION) {
-			if (dt_type_member(r, m->string) == NULL)
-				dt_error(pcb, m->line, D_XLATE_MEMB, "translator member %s is not a member of %s",
-					 m->string, n1);
-		}
-	}
-	dt_ident_t *idp = dt_idtab_insert(pcb, &pcb->builtins, key, DT_IDENT_XLATOR, 0);
+
+	dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
+	idp->name = "translator";
+	idp->kind = DT_IDENT_XLATOR;
 	idp->type = to;
 	idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *));
 	idp->keys[0] = from;
 	idp->nkeys = 1;
-	idp->proto = argname;
 	idp->inline_expr = members;
+	idp->line = pcb->lineno;
+	idp->xlarg = dt_zalloc(pcb, sizeof(*idp->xlarg));
+	idp->xlarg->name = argname;
+	idp->xlarg->kind = DT_IDENT_SCALAR;
+	idp->xlarg->flags = DT_IDFLG_XLARG;
+	idp->xlarg->type = from;
+	dt_xlator_cook(pcb, idp);
+
+	dt_ident_t **pp = &pcb->xlators;
+	while (*pp != NULL)
+		pp = &(*pp)->next;
+	*pp = idp;
 }

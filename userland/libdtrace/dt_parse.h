@@ -129,6 +129,8 @@ typedef enum dt_idkind {
 #define DT_IDFLG_DECL 0x0020   /* declared with a type */
 #define DT_IDFLG_BUILTIN 0x0040
 #define DT_IDFLG_USER 0x0080
+#define DT_IDFLG_XLARG 0x0100 /* a translator's input parameter */
+#define DT_IDFLG_CGREG 0x0200 /* code generation: its value is in register `id' */
 
 struct dt_ident {
 	const char *name;
@@ -143,8 +145,9 @@ struct dt_ident {
 	dt_ident_t *aggfunc; /* aggregation: the function first assigned */
 	uint64_t aggarg;     /* aggregation: lquantize/llquantize parameters */
 	int aggidx;          /* aggregation: index into pcb->aggs */
-	dt_node_t *inline_expr;
+	dt_node_t *inline_expr; /* translators: the member list (DT_NODE_MEMBER, expression in left) */
 	int64_t value;       /* enumerators */
+	dt_ident_t *xlarg;   /* translators: the input parameter (type: keys[0]) */
 	dt_ident_t *next;
 };
 
@@ -251,6 +254,8 @@ struct dt_pcb {
 	dt_idtab_t aggs;      /* @aggregations */
 	dt_idtab_t builtins;  /* variables, subroutines, actions, inlines, enumerators */
 	dt_idtab_t inlines;
+	dt_ident_t *xlators;  /* translators in declaration order (linked by next) */
+	dt_ident_t *xlarg;    /* while cooking a translator's members: its input parameter */
 	dt_node_t *root;      /* the program (list of clauses / declarations) */
 	dt_node_t *clauses, *lastclause;
 	/* context while checking a clause */
@@ -284,6 +289,7 @@ struct dt_pcb {
 #define YYS_EXPR 1   /* clause bodies, predicates, declarations */
 
 void dt_lex_begin(dt_pcb_t *pcb, int state);
+int dt_lex_lineno(dt_pcb_t *pcb); /* the scanner's current line */
 
 /* ---- nodes ----------------------------------------------------------------- */
 dt_node_t *dt_node_new(dt_pcb_t *pcb, dt_nkind_t kind);
@@ -353,6 +359,15 @@ dt_type_t *dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag);
 void dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val);
 void dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e);
 void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr);
+/* The translator to `to' (a struct/union or a pointer to one) for expression src, or NULL;
+   exact: only a translator declared from src's type (DTrace's three passes otherwise). */
+dt_ident_t *dt_xlator_lookup(dt_pcb_t *pcb, dt_node_t *src, dt_type_t *to, bool exact);
+/* The translator's member definition named name (DT_NODE_MEMBER), or NULL. */
+dt_node_t *dt_xlator_member(dt_ident_t *xl, const char *name);
+/* The translator behind a translated expression (xlate<T>(e), xlate<T *>(e), *xlate<T *>(e)). */
+dt_ident_t *dt_node_xlator(dt_node_t *n);
+/* Cook a new translator's member expressions with its parameter in scope (DTrace's checks). */
+void dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl);
 void dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argname,
 		    dt_node_t *members);
 dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
