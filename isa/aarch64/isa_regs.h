@@ -26,4 +26,12 @@
 #define ISA_REG_RET0 0
 #define ISA_REG_RET1 1
 
+/*
+ * Frame records (isa/frame_walk.c), AAPCS64: x29 points at the pair
+ * {caller's x29, return address (x30)}.
+ */
+#define ISA_FRAME_RA_OFF 8
+#define ISA_FRAME_FP_OFF 0
+#define ISA_FRAME_FP_MIN 1
+
 #endif

@@ -25,4 +25,14 @@
 #define ISA_REG_RET0 ISA_REG_A0
 #define ISA_REG_RET1 ISA_REG_A1
 
+/*
+ * Frame records (isa/frame_walk.c): s0 holds the stack pointer at function
+ * entry; the return address is saved just below it (s0 - 8) and the
+ * caller's s0 below that (s0 - 16).  A leaf that saves no ra breaks this
+ * for its own frame only.
+ */
+#define ISA_FRAME_RA_OFF (-8)
+#define ISA_FRAME_FP_OFF (-16)
+#define ISA_FRAME_FP_MIN 16
+
 #endif

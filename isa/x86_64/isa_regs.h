@@ -48,4 +48,12 @@
 #define ISA_REG_RET0 ISA_REG_RAX
 #define ISA_REG_RET1 ISA_REG_RDX
 
+/*
+ * Frame records (isa/frame_walk.c): %rbp points at the caller's saved %rbp,
+ * with the return address one word above it.
+ */
+#define ISA_FRAME_RA_OFF 8
+#define ISA_FRAME_FP_OFF 0
+#define ISA_FRAME_FP_MIN 1
+
 #endif
