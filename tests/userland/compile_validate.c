@@ -272,8 +272,8 @@ static const char *const corpus[] = {
 	"BEGIN { this->p = (struct in_s *)alloca(16); trace(xlate<struct out_s *>(this->p)->x); "
 	"print(*xlate<struct out_s *>(this->p)); y = xlate<struct out_s>(this->p); trace(xlate<struct out_s>(this->p).h.v); }",
 	/* speculations */
-	"BEGIN { self->spec = speculation(); } BEGIN /self->spec/ { speculate(self->spec); trace(1); } "
-	"END /self->spec/ { commit(self->spec); } ERROR { discard(1); }",
+	("BEGIN { self->spec = speculation(); } BEGIN /self->spec/ { speculate(self->spec); trace(1); } "
+	 "END /self->spec/ { commit(self->spec); } ERROR { discard(1); }"),
 	/* expression statements and an empty clause */
 	"BEGIN { x = 1; x; 1 + 2; }",
 	"BEGIN { }",
