@@ -1,7 +1,8 @@
 # The consumer's unit tests: each test_printf_*.c, test_aggregate_*.c,
 # test_consume_*.c and test_options_*.c here is one executable and one CTest
-# test (label userland), linked with the library `dtrace` only: they format
-# synthetic records through a handle that reaches no core.
+# test (label userland), linked with the library `dtrace` only: most format
+# synthetic records through a handle that reaches no core; test_consume_api
+# traces through the public interface with a real core.
 if(TARGET dtrace)
 	file(GLOB DT_CONSUMER_TESTS CONFIGURE_DEPENDS
 		${CMAKE_CURRENT_SOURCE_DIR}/test_printf_*.c
