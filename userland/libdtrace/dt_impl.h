@@ -134,6 +134,7 @@ struct dtrace_hdl {
 	int dt_errprog_on;    /* the ERROR enabling goes in at dtrace_go() */
 	uint64_t dt_erruarg; /* dtepd_uarg of that enabling, 0 before */
 	dtrace_handle_drop_f *dt_drophdlr;
+	int dt_droptags; /* -x droptags: drop messages start with their [DTRACEDROP_*] */
 	void *dt_droparg;
 	dtrace_handle_setopt_f *dt_setopthdlr;
 	void *dt_setoptarg;

@@ -263,6 +263,16 @@ dt_opt_agg(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 }
 
 static int
+dt_opt_droptags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	(void)option;
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_droptags = 1;
+	return 0;
+}
+
+static int
 dt_cpp_add_arg(dtrace_hdl_t *dtp, const char *prefix, const char *arg)
 {
 	size_t len = strlen(prefix) + strlen(arg) + 1;
@@ -323,6 +333,7 @@ static const dt_option_t dt_options[] = {
 	{"cpppath", DT_OPT_COMPILE, dt_opt_cpp_path, 0},
 	{"defaultargs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_DEFARG},
 	{"define", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-D"},
+	{"droptags", DT_OPT_COMPILE, dt_opt_droptags, 0},
 	{"empty", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_EMPTY},
 	{"errtags", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ETAGS},
 	{"incdir", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-I"},

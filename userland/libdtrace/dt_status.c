@@ -58,12 +58,56 @@ dt_handle_setopt(dtrace_hdl_t *dtp, dtrace_setoptdata_t *data)
 	return 0;
 }
 
-static int
-dt_drop(dtrace_hdl_t *dtp, dtrace_dropdata_t *drop)
+/* DTrace's tag for each kind of drop, the prefix -x droptags adds. */
+static const char *
+dt_droptag(dtrace_dropkind_t kind)
 {
+	static const char *const tags[] = {
+		[DTRACEDROP_PRINCIPAL] = "DTRACEDROP_PRINCIPAL",
+		[DTRACEDROP_AGGREGATION] = "DTRACEDROP_AGGREGATION",
+		[DTRACEDROP_DYNAMIC] = "DTRACEDROP_DYNAMIC",
+		[DTRACEDROP_DYNRINSE] = "DTRACEDROP_DYNRINSE",
+		[DTRACEDROP_DYNDIRTY] = "DTRACEDROP_DYNDIRTY",
+		[DTRACEDROP_SPEC] = "DTRACEDROP_SPEC",
+		[DTRACEDROP_SPECBUSY] = "DTRACEDROP_SPECBUSY",
+		[DTRACEDROP_SPECUNAVAIL] = "DTRACEDROP_SPECUNAVAIL",
+		[DTRACEDROP_STKSTROVERFLOW] = "DTRACEDROP_STKSTROVERFLOW",
+		[DTRACEDROP_DBLERROR] = "DTRACEDROP_DBLERROR",
+	};
+
+	if ((unsigned)kind < sizeof(tags) / sizeof(tags[0]) && tags[kind] != NULL)
+		return tags[kind];
+	return "DTRACEDROP_UNKNOWN";
+}
+
+/*
+ * Word the drop ("3 drops on CPU 1\n", "2 speculative drops\n"), tagged
+ * with its kind under -x droptags, and hand it to the client's handler;
+ * without one, drops abort.
+ */
+static int
+dt_drop(dtrace_hdl_t *dtp, int cpu, dtrace_dropkind_t kind, uint64_t howmany, uint64_t total,
+	const char *what, const char *tail)
+{
+	dtrace_dropdata_t drop;
+	char str[160];
+	int n = 0;
+
+	memset(&drop, 0, sizeof(drop));
+	drop.dtdda_handle = dtp;
+	drop.dtdda_cpu = cpu;
+	drop.dtdda_kind = kind;
+	drop.dtdda_drops = howmany;
+	drop.dtdda_total = total;
+	drop.dtdda_msg = str;
+	if (dtp->dt_droptags)
+		n = snprintf(str, sizeof(str), "[%s] ", dt_droptag(kind));
+	(void)snprintf(str + n, sizeof(str) - (size_t)n, "%llu %s%s%s\n",
+	               (unsigned long long)howmany, what, howmany > 1 ? "s" : "", tail);
+
 	if (dtp->dt_drophdlr == NULL)
 		return dt_set_errno(dtp, EDT_DROPABORT);
-	if (dtp->dt_drophdlr(drop, dtp->dt_droparg) == DTRACE_HANDLE_ABORT)
+	if (dtp->dt_drophdlr(&drop, dtp->dt_droparg) == DTRACE_HANDLE_ABORT)
 		return dt_set_errno(dtp, EDT_DROPABORT);
 	return 0;
 }
@@ -71,19 +115,11 @@ dt_drop(dtrace_hdl_t *dtp, dtrace_dropdata_t *drop)
 int
 dt_handle_cpudrop(dtrace_hdl_t *dtp, int cpu, dtrace_dropkind_t what, uint64_t howmany)
 {
-	dtrace_dropdata_t drop;
-	char str[80];
+	char tail[32];
 
-	memset(&drop, 0, sizeof(drop));
-	drop.dtdda_handle = dtp;
-	drop.dtdda_cpu = cpu;
-	drop.dtdda_kind = what;
-	drop.dtdda_drops = howmany;
-	drop.dtdda_msg = str;
-	(void)snprintf(str, sizeof(str), "%llu %sdrop%s on CPU %d\n", (unsigned long long)howmany,
-	               what == DTRACEDROP_PRINCIPAL ? "" : "aggregation ", howmany > 1 ? "s" : "",
-	               cpu);
-	return dt_drop(dtp, &drop);
+	(void)snprintf(tail, sizeof(tail), " on CPU %d", cpu);
+	return dt_drop(dtp, cpu, what, howmany, 0,
+	               what == DTRACEDROP_PRINCIPAL ? "drop" : "aggregation drop", tail);
 }
 
 static const struct {
@@ -92,19 +128,18 @@ static const struct {
 	const char *str;
 	const char *msg;
 } dt_droptab[] = {
-	{DTRACEDROP_DYNAMIC, offsetof(dtrace_status_t, dtst_dyndrops), "dynamic variable drop",
-	 NULL},
+	{DTRACEDROP_DYNAMIC, offsetof(dtrace_status_t, dtst_dyndrops), "dynamic variable drop", ""},
 	{DTRACEDROP_DYNRINSE, offsetof(dtrace_status_t, dtst_dyndrops_rinsing),
 	 "dynamic variable drop", " with non-empty rinsing list"},
 	{DTRACEDROP_DYNDIRTY, offsetof(dtrace_status_t, dtst_dyndrops_dirty),
 	 "dynamic variable drop", " with non-empty dirty list"},
-	{DTRACEDROP_SPEC, offsetof(dtrace_status_t, dtst_specdrops), "speculative drop", NULL},
+	{DTRACEDROP_SPEC, offsetof(dtrace_status_t, dtst_specdrops), "speculative drop", ""},
 	{DTRACEDROP_SPECBUSY, offsetof(dtrace_status_t, dtst_specdrops_busy), "failed speculation",
 	 " (available buffer(s) still busy)"},
 	{DTRACEDROP_SPECUNAVAIL, offsetof(dtrace_status_t, dtst_specdrops_unavail),
 	 "failed speculation", " (no speculative buffer available)"},
 	{DTRACEDROP_STKSTROVERFLOW, offsetof(dtrace_status_t, dtst_stkstroverflows),
-	 "jstack()/ustack() string table overflow", NULL},
+	 "jstack()/ustack() string table overflow", ""},
 	{DTRACEDROP_DBLERROR, offsetof(dtrace_status_t, dtst_dblerrors), "error",
 	 " in ERROR probe enabling"},
 };
@@ -112,34 +147,31 @@ static const struct {
 int
 dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace_status_t *new)
 {
-	dtrace_dropdata_t drop;
-	char str[120];
 	size_t i;
 
 	if (new->dtst_killed && !old->dtst_killed)
 		return dt_set_errno(dtp, EDT_BRICKED);
-
-	memset(&drop, 0, sizeof(drop));
-	drop.dtdda_handle = dtp;
-	drop.dtdda_cpu = DTRACE_CPUALL;
-	drop.dtdda_msg = str;
 
 	for (i = 0; i < sizeof(dt_droptab) / sizeof(dt_droptab[0]); i++) {
 		uint64_t nval, oval;
 
 		memcpy(&nval, (const char *)new + dt_droptab[i].offset, sizeof(nval));
 		memcpy(&oval, (const char *)old + dt_droptab[i].offset, sizeof(oval));
-		if (nval == oval)
-			continue;
-		(void)snprintf(str, sizeof(str), "%llu %s%s%s\n", (unsigned long long)(nval - oval),
-		               dt_droptab[i].str, nval - oval > 1 ? "s" : "",
-		               dt_droptab[i].msg != NULL ? dt_droptab[i].msg : "");
-		drop.dtdda_kind = dt_droptab[i].kind;
-		drop.dtdda_total = nval;
-		drop.dtdda_drops = nval - oval;
-		if (dt_drop(dtp, &drop) != 0)
+		if (nval != oval && dt_drop(dtp, DTRACE_CPUALL, dt_droptab[i].kind, nval - oval, nval,
+		                            dt_droptab[i].str, dt_droptab[i].msg) != 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* Hand an error to the client's handler; without one, errors abort. */
+static int
+dt_error(dtrace_hdl_t *dtp, dtrace_errdata_t *err)
+{
+	if (dtp->dt_errhdlr == NULL)
+		return dt_set_errno(dtp, EDT_ERRABORT);
+	if (dtp->dt_errhdlr(err, dtp->dt_errarg) == DTRACE_HANDLE_ABORT)
+		return dt_set_errno(dtp, EDT_ERRABORT);
 	return 0;
 }
 
@@ -188,7 +220,8 @@ dt_handle_err(dtrace_hdl_t *dtp, dtrace_probedata_t *data)
 		(void)snprintf(offinfo, sizeof(offinfo), " at DIF offset %d", err.dteda_offset);
 	else
 		offinfo[0] = '\0';
-	if (err.dteda_fault == DTRACEFLT_BADADDR || err.dteda_fault == DTRACEFLT_BADALIGN)
+	if (err.dteda_fault == DTRACEFLT_BADADDR || err.dteda_fault == DTRACEFLT_BADALIGN ||
+	    err.dteda_fault == DTRACEFLT_BADSTACK)
 		(void)snprintf(details, sizeof(details), " (0x%llx)",
 		               (unsigned long long)err.dteda_addr);
 	else
@@ -199,12 +232,7 @@ dt_handle_err(dtrace_hdl_t *dtp, dtrace_probedata_t *data)
 	               errpd->dtpd_func, errpd->dtpd_name, dtrace_faultstr(dtp, err.dteda_fault),
 	               details, where, offinfo);
 	err.dteda_msg = str;
-
-	if (dtp->dt_errhdlr == NULL)
-		return dt_set_errno(dtp, EDT_ERRABORT);
-	if (dtp->dt_errhdlr(&err, dtp->dt_errarg) == DTRACE_HANDLE_ABORT)
-		return dt_set_errno(dtp, EDT_ERRABORT);
-	return 0;
+	return dt_error(dtp, &err);
 }
 
 /* A fault the library itself found while consuming (freopen, setopt). */
@@ -227,10 +255,5 @@ dt_handle_liberr(dtrace_hdl_t *dtp, const dtrace_probedata_t *data, const char *
 	               data->dtpda_edesc->dtepd_epid, errpd->dtpd_id, errpd->dtpd_provider,
 	               errpd->dtpd_mod, errpd->dtpd_func, errpd->dtpd_name, faultstr);
 	err.dteda_msg = str;
-
-	if (dtp->dt_errhdlr == NULL)
-		return dt_set_errno(dtp, EDT_ERRABORT);
-	if (dtp->dt_errhdlr(&err, dtp->dt_errarg) == DTRACE_HANDLE_ABORT)
-		return dt_set_errno(dtp, EDT_ERRABORT);
-	return 0;
+	return dt_error(dtp, &err);
 }
