@@ -4,6 +4,7 @@
  * here and the reason string checked.
  */
 #include "test_util.h"
+#include "testport.h"
 #include "dif/dif_internal.h"
 
 #define I(op, r1, r2, rd) DIF_INSTR_FMT(DIF_OP_##op, r1, r2, rd)
@@ -156,6 +157,28 @@ test_rejects_bad_registers(void)
 	REJECTS(d, "(stx): cannot store through %r0");
 	p[0] = I(STB, 9, 0, 2);
 	REJECTS(d, "(stb): invalid register %r9");
+	p[0] = I(STX, 1, 0, 9);
+	REJECTS(d, "(stx): invalid register %r9");
+	p[0] = I(CMP, 1, 9, 0);
+	REJECTS(d, "(cmp): invalid register %r9");
+	p[0] = I(TST, 9, 0, 0);
+	REJECTS(d, "(tst): invalid register %r9");
+	p[0] = SETS(0, 9);
+	REJECTS(d, "(sets): invalid register %r9");
+	p[0] = LDV(LDGS, DIF_VAR_PID, 9);
+	REJECTS(d, "(ldgs): invalid register %r9");
+	p[0] = CALL(DIF_SUBR_STRLEN, 9);
+	REJECTS(d, "(call): invalid register %r9");
+	p[0] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 9, 1);
+	REJECTS(d, "(pushtr): invalid register %r9");
+	p[0] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 1, 9);
+	REJECTS(d, "(pushtr): invalid register %r9");
+	p[0] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 9, 1);
+	REJECTS(d, "(pushtv): invalid register %r9");
+	p[0] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, 9);
+	REJECTS(d, "(pushtv): invalid register %r9");
+	p[0] = I(NOT, 1, 0, 9);
+	REJECTS(d, "(not): invalid register %r9");
 	p[1] = RET(8);
 	p[0] = I(NOP, 0, 0, 0);
 	REJECTS(d, "DIF offset 4 (ret): invalid register %r8");
@@ -228,6 +251,15 @@ test_rejects_bad_tables(void)
 	d = difo(p, N(p));
 	d.dtdo_inttab = NULL;
 	REJECTS(d, "DIF object table missing");
+	d = difo(p, N(p));
+	d.dtdo_strtab = NULL;
+	REJECTS(d, "DIF object table missing");
+	d = difo(p, N(p));
+	d.dtdo_varlen = 1;
+	REJECTS(d, "DIF object table missing");
+	d = difo(p, N(p));
+	d.dtdo_buf = NULL;
+	REJECTS(d, "empty DIF object");
 
 	d = difo(p, 0);
 	REJECTS(d, "empty DIF object");
@@ -259,6 +291,20 @@ test_rejects_bad_return_types(void)
 	REJECTS(d, "exceeds the 1048576-byte limit");
 	d.dtdo_rtype.dtdt_size = 16;
 	ACCEPTS(d);
+	d.dtdo_rtype.dtdt_flags = DIF_TF_BYUREF;
+	d.dtdo_rtype.dtdt_size = 0;
+	REJECTS(d, "zero-sized by-reference return");
+	d.dtdo_rtype.dtdt_size = DTRACE_DIF_BYREF_MAX + 1;
+	REJECTS(d, "exceeds the 1048576-byte limit");
+	d.dtdo_rtype.dtdt_size = DTRACE_DIF_BYREF_MAX;
+	ACCEPTS(d);
+	/* a string's size may be 0: strsize decides */
+	d.dtdo_rtype.dtdt_kind = DIF_TYPE_STRING;
+	d.dtdo_rtype.dtdt_flags = DIF_TF_BYREF;
+	d.dtdo_rtype.dtdt_size = 0;
+	ACCEPTS(d);
+	d.dtdo_rtype.dtdt_kind = DIF_TYPE_CTF;
+	d.dtdo_rtype.dtdt_size = 16;
 	d.dtdo_rtype.dtdt_flags = DIF_TF_BYREF | DIF_TF_BYUREF;
 	REJECTS(d, "both by-reference and by-user-reference");
 	d.dtdo_rtype.dtdt_flags = 0;
@@ -292,6 +338,10 @@ test_rejects_bad_builtin_variables(void)
 	ACCEPTS(d);
 	p[0] = DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_REGS, 1, 2);
 	REJECTS(d, "(ldga): regs[] is not available in this core");
+	p[0] = DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_VMREGS, 1, 2);
+	REJECTS(d, "(ldga): vmregs[] is not available in this core");
+	p[0] = DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 1, 0);
+	REJECTS(d, "(ldga): cannot write to %r0");
 	p[0] = DIF_INSTR_LDA(DIF_OP_LDGA, 0x80, 1, 2);
 	REJECTS(d, "(ldga): unknown built-in array 128");
 	p[0] = DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 9, 2);
@@ -480,6 +530,17 @@ test_rejects_tuple_stack_overflow(void)
 	p[9] = PUSHTV(1);
 	p[10] = RET(1);
 	d = difo(p, 11);
+	ACCEPTS(d);
+
+	/* The depth analysis needs memory: without it, a refusal, not a pass. */
+	for (uint64_t nth = 1; nth <= 2; nth++) {
+		uint64_t before = testport_alloc_outstanding();
+
+		testport_alloc_fail_nth(nth);
+		REJECTS(d, "out of memory checking the tuple stack");
+		testport_alloc_fail_nth(0);
+		CHECK_EQ(testport_alloc_outstanding(), before);
+	}
 	ACCEPTS(d);
 
 	p[0] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, 5, 0, 1);

@@ -3,9 +3,13 @@
  * case per check of core/dof_load.c: a valid image is built, one field is
  * broken, and ENABLE must fail with the expected errno and the expected
  * dtrace_state_errmsg(), without leaking (the test port checks at the end).
- * The unbroken image is accepted.
+ * The unbroken image is accepted.  Also: names too long for their field,
+ * too many actions, and every allocation of an ENABLE failed in turn (a
+ * refusal each time, nothing leaked).  ("invalid DIFO header section" cannot
+ * be reached: both callers fetch the section by type first.)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dof_builder.h"
@@ -316,6 +320,94 @@ main(void)
 		check_msg("short image", st, "truncated DOF header");
 	}
 	dofb_fini(&b);
+
+	/* a probe description field longer than the field it fills */
+	{
+		char longname[DTRACE_NAMELEN + 8];
+		dof_actdesc_t a;
+
+		memset(longname, 'n', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		dofb_init(&b);
+		a = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_const(&b, 1, 8), 0);
+		dofb_ecbdesc(&b, dofb_probedesc(&b, "dtrace", "", "", longname), DOF_SECIDX_NONE,
+			     dofb_actions(&b, &a, 1), 0);
+		dofb_finish(&b);
+		CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_ENABLE, b.image, &rv), DTRACE_EINVAL);
+		check_msg("long name", st, "probe description name too long");
+		dofb_fini(&b);
+	}
+
+	/*
+	 * More actions in one description than an ECB may have: the image is
+	 * beyond the ENABLE size limit, so straight to the loader (whose
+	 * caller in a kernel may allow larger images).
+	 */
+	{
+		size_t n = DTRACE_ACTIONS_MAX + 1;
+		dof_actdesc_t *a = calloc(n, sizeof(*a));
+		uint32_t difo;
+
+		CHECK(a != NULL);
+		dofb_init(&b);
+		difo = dofb_difo_const(&b, 1, 8);
+		for (size_t i = 0; i < n; i++)
+			a[i] = dofb_act(DTRACEACT_DIFEXPR, difo, 0);
+		dofb_ecbdesc(&b, dofb_probedesc(&b, "dtrace", "", "", "BEGIN"), DOF_SECIDX_NONE,
+			     dofb_actions(&b, a, n), 0);
+		dofb_finish(&b);
+		{
+			dtrace_enabling_t *enab = NULL;
+
+			dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
+			CHECK_EQ(dtrace_dof_slurp(b.image, b.imagelen, st, &enab), -1);
+			dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
+			CHECK(enab == NULL);
+		}
+		check_msg("too many actions", st, "too many actions");
+		dofb_fini(&b);
+		free(a);
+	}
+
+	/*
+	 * Every allocation ENABLE makes, failed in turn: a refusal each time
+	 * (out of memory, or for the copy of the image ENOMEM), nothing leaked.
+	 */
+	{
+		uint64_t base_out = testport_alloc_outstanding(), before, needed;
+		dtrace_state_t *st2;
+		int oom = 0;
+
+		build_base(&b);
+		CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st2), 0);
+		before = testport_alloc_count();
+		CHECK_EQ(dtrace_ctl(st2, DTRACE_CTL_ENABLE, b.image, &rv), 0);
+		needed = testport_alloc_count() - before;
+		dtrace_state_close(st2);
+		CHECK_EQ(testport_alloc_outstanding(), base_out);
+		CHECK(needed >= 5);
+		for (uint64_t nth = 1; nth <= needed; nth++) {
+			const char *msg;
+
+			CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st2), 0);
+			testport_alloc_fail_nth(nth);
+			err = dtrace_ctl(st2, DTRACE_CTL_ENABLE, b.image, &rv);
+			testport_alloc_fail_nth(0);
+			msg = dtrace_state_errmsg(st2);
+			if (err == 0 || (err != DTRACE_ENOMEM &&
+					 (msg == NULL || strstr(msg, "out of memory") == NULL)))
+				fprintf(stderr, "allocation %llu failed: ENABLE %d (%s)\n",
+					(unsigned long long)nth, err, msg ? msg : "no reason");
+			CHECK(err != 0);
+			CHECK(err == DTRACE_ENOMEM ||
+			      (msg != NULL && strstr(msg, "out of memory") != NULL));
+			oom += msg != NULL && strncmp(msg, "out of memory", 13) == 0;
+			dtrace_state_close(st2);
+			CHECK_EQ(testport_alloc_outstanding(), base_out);
+		}
+		CHECK(oom >= 4); /* enabling, ECB description, actions, DIFO */
+		dofb_fini(&b);
+	}
 
 	/* the unbroken image is accepted and matches BEGIN */
 	build_base(&b);
