@@ -17,37 +17,10 @@
 #include <string.h>
 
 #include "dtrace_impl.h"
-#include "testport.h"
+#include "../tests/core/lib/nop_provider.h"
 
 static dtrace_provider_id_t fuzz_prov;
 static dtrace_id_t fuzz_probes[3];
-
-static void
-fz_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
-
-static int
-fz_enable(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-	return 0;
-}
-
-static void
-fz_probe(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-}
-
-static const dtrace_pops_t fz_ops = {fz_provide, fz_enable, fz_probe, NULL, NULL, fz_probe};
-static const dtrace_pattr_t fz_attr;
 
 static void
 fuzz_setup(void)
@@ -57,10 +30,7 @@ fuzz_setup(void)
 	if (done)
 		return;
 	done = 1;
-	testport_reset(false);
-	testport_set_ncpus(2);
-	if (dtrace_init() != 0 ||
-	    dtrace_register("fuzz", &fz_attr, DTRACE_PRIV_USER, &fz_ops, NULL, &fuzz_prov) != 0)
+	if (nop_start(2) != 0 || nop_register("fuzz", DTRACE_PRIV_USER, &fuzz_prov) != 0)
 		abort();
 	fuzz_probes[0] = dtrace_probe_create(fuzz_prov, "mod", "func", "entry", 0, NULL);
 	fuzz_probes[1] = dtrace_probe_create(fuzz_prov, "mod", "func", "return", 0, NULL);

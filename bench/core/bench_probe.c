@@ -15,35 +15,11 @@
 #include <time.h>
 
 #include "dof_builder.h"
-#include "dtrace.h"
-#include "testport.h"
+#include "nop_provider.h"
 
 #define ROUND 100000
 #define ROUNDS 20
 
-static void
-nop_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
-static int
-nop_enable(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-	return 0;
-}
-static void
-nop_probe(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-}
-static const dtrace_pops_t ops = {nop_provide, nop_enable, nop_probe, NULL, NULL, nop_probe};
-static const dtrace_pattr_t attr;
 
 static uint64_t
 now_ns(void)
@@ -172,10 +148,7 @@ main(void)
 	dtrace_id_t id;
 	double count_ns = 0;
 
-	testport_reset(false);
-	testport_set_ncpus(1);
-	if (dtrace_init() != 0 || dtrace_register("bench", &attr, DTRACE_PRIV_USER, &ops, NULL,
-						  &prov) != 0)
+	if (nop_start(1) != 0 || nop_register("bench", DTRACE_PRIV_USER, &prov) != 0)
 		return 1;
 	id = dtrace_probe_create(prov, "m", "f", "fire", 0, NULL);
 
@@ -193,6 +166,6 @@ main(void)
 	printf("count() target 60 ns: %s\n", count_ns <= 60.0 ? "met" : "NOT met");
 
 	dtrace_unregister(prov);
-	dtrace_fini();
+	nop_stop();
 	return 0;
 }

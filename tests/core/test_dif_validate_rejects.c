@@ -3,20 +3,9 @@
  * reason, every DIFO that could misbehave: each rejection rule is exercised
  * here and the reason string checked.
  */
-#include "test_util.h"
-#include "testport.h"
-#include "dif/dif_internal.h"
+#include "dif_harness.h"
 
-#define I(op, r1, r2, rd) DIF_INSTR_FMT(DIF_OP_##op, r1, r2, rd)
-#define SETX(i, rd) DIF_INSTR_SETX(i, rd)
-#define SETS(s, rd) DIF_INSTR_SETS(s, rd)
-#define RET(rd) DIF_INSTR_RET(rd)
-#define BR(op, l) DIF_INSTR_BRANCH(DIF_OP_##op, l)
-#define LDV(op, v, rd) DIF_INSTR_LDV(DIF_OP_##op, v, rd)
-#define STV(op, v, rs) DIF_INSTR_STV(DIF_OP_##op, v, rs)
-#define CALL(s, rd) DIF_INSTR_CALL(s, rd)
-#define PUSHTV(rs) DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, rs)
-#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+#define N(a) NELEM(a)
 
 static uint64_t ints[] = {42, 7};
 static char strs[] = "hello\0world";
@@ -41,16 +30,7 @@ difo(dif_instr_t *buf, uint32_t len)
 static dtrace_difv_t
 var(uint32_t id, uint8_t scope, uint8_t kind, uint8_t flags, uint32_t size)
 {
-	dtrace_difv_t v;
-
-	memset(&v, 0, sizeof(v));
-	v.dtdv_id = id;
-	v.dtdv_scope = scope;
-	v.dtdv_kind = kind;
-	v.dtdv_type.dtdt_kind = DIF_TYPE_CTF;
-	v.dtdv_type.dtdt_flags = flags;
-	v.dtdv_type.dtdt_size = size;
-	return v;
+	return mkvar(id, scope, kind, DIF_TYPE_CTF, flags, size);
 }
 
 static char why[256];

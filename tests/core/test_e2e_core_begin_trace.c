@@ -12,61 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dof_builder.h"
-#include "dtrace.h"
-#include "test_util.h"
-#include "testport.h"
-
-static int enables, disables;
-
-static void
-tprov_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
-
-static int
-tprov_enable(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-	enables++;
-	return 0;
-}
-
-static void
-tprov_disable(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-	disables++;
-}
-
-static void
-tprov_destroy(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-}
-
-static const dtrace_pops_t tprov_ops = {
-	.dtps_provide = tprov_provide,
-	.dtps_enable = tprov_enable,
-	.dtps_disable = tprov_disable,
-	.dtps_destroy = tprov_destroy,
-};
-
-static const dtrace_pattr_t tprov_attr = {
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-};
+#include "core_harness.h"
 
 /* the records after the description (dtepd_rec is declared [1]) */
 static dtrace_recdesc_t *
@@ -75,25 +21,10 @@ recs(dtrace_eprobedesc_t *ep)
 	return (dtrace_recdesc_t *)(void *)((char *)ep + offsetof(dtrace_eprobedesc_t, dtepd_rec));
 }
 
-static uint32_t
-rd32(const char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t
-rd64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
 int
 main(void)
 {
+	static const char *const names[] = {"fire", NULL};
 	dtrace_provider_id_t pid;
 	dtrace_state_t *st;
 	dtrace_id_t fire;
@@ -107,15 +38,9 @@ main(void)
 		dtrace_recdesc_t more[3];
 	} epd;
 
-	testport_reset(false);
-	testport_set_ncpus(2);
+	pid = harness_setup(2, names, &fire);
 	testport_set_cpu(1);
 	testport_set_time(5000);
-
-	CHECK_EQ(dtrace_init(), 0);
-	CHECK_EQ(dtrace_register("test", &tprov_attr, DTRACE_PRIV_USER, &tprov_ops, NULL, &pid),
-		 0);
-	fire = dtrace_probe_create(pid, "mod", "func", "fire", 0, NULL);
 	CHECK_EQ(fire, 4); /* after BEGIN, END, ERROR */
 	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
 
@@ -146,7 +71,7 @@ main(void)
 	if (err != 0)
 		fprintf(stderr, "refused: %s\n", dtrace_state_errmsg(st));
 	CHECK_EQ(rv, 2);       /* two probes matched */
-	CHECK_EQ(enables, 1);  /* test:::fire was armed */
+	CHECK_EQ(harness_enables, 1);  /* test:::fire was armed */
 
 	/* EPROBE: EPID 1 is BEGIN's, one 8-byte record after the 12-byte header */
 	memset(&epd, 0, sizeof(epd));
@@ -238,10 +163,8 @@ main(void)
 	CHECK_EQ(desc.dtbd_size, 0);
 
 	dtrace_state_close(st);
-	CHECK_EQ(disables, 1);
-	CHECK_EQ(dtrace_unregister(pid), 0);
-	CHECK_EQ(dtrace_fini(), 0);
+	CHECK_EQ(harness_disables, 1);
 	dofb_fini(&b);
-	testport_reset(true); /* aborts if the core leaked */
+	harness_teardown(pid); /* aborts if the core leaked */
 	return TEST_DONE();
 }

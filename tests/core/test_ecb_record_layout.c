@@ -12,38 +12,7 @@
  * Invalid action lists are refused at ENABLE; destructive actions make GO
  * fail with EACCES unless the destructive option is set.
  */
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "dof_builder.h"
-#include "dtrace_impl.h"
-#include "test_util.h"
-#include "testport.h"
-
-static void
-nop_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
-static int
-nop_enable(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-	return 0;
-}
-static void
-nop_probe(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-}
-static const dtrace_pops_t ops = {nop_provide, nop_enable, nop_probe, NULL, NULL, nop_probe};
-static const dtrace_pattr_t attr;
+#include "core_harness.h"
 
 static struct {
 	dtrace_eprobedesc_t ep;
@@ -75,18 +44,6 @@ eprobe(dtrace_state_t *st, dtrace_epid_t epid)
 		CHECK_EQ(rec(i)->dtrd_alignment, (al));                                            \
 	} while (0)
 
-static int
-enable(dtrace_state_t *st, dofb_t *b, int *rv)
-{
-	int err;
-
-	dofb_finish(b);
-	err = dtrace_ctl(st, DTRACE_CTL_ENABLE, b->image, rv);
-	if (err != 0)
-		fprintf(stderr, "ENABLE: %d (%s)\n", err, dtrace_state_errmsg(st));
-	return err;
-}
-
 static uint32_t
 string_difo(dofb_t *b)
 {
@@ -110,7 +67,7 @@ test_every_action(void)
 
 	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
 	dofb_init(&b);
-	pd = dofb_probedesc(&b, "prov", "", "", "fire");
+	pd = dofb_probedesc(&b, "test", "", "", "fire");
 	fmt = dofb_add(&b, DOF_SECT_STRTAB, 1, 0, fmtstr, sizeof(fmtstr));
 	a[n++] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_var(&b, DIF_VAR_ARG0, 1), 0);
 	a[n++] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_var(&b, DIF_VAR_ARG0, 8), 0);
@@ -132,7 +89,7 @@ test_every_action(void)
 		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, 65536}, {DTRACEOPT_STRSIZE, 128}};
 		dofb_options(&b, opts, 2);
 	}
-	CHECK_EQ(enable(st, &b, &rv), 0);
+	CHECK_EQ(harness_enable_dof(st, &b, &rv), 0);
 	CHECK_EQ(rv, 1);
 
 	CHECK_EQ(eprobe(st, 1), 0);
@@ -212,7 +169,7 @@ test_aggregations(void)
 	dofb_init(&b);
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		/* @[arg0] = fn(arg1) */
-		uint32_t pd = dofb_probedesc(&b, "prov", "", "", "fire");
+		uint32_t pd = dofb_probedesc(&b, "test", "", "", "fire");
 		dof_actdesc_t a[2];
 
 		a[0] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_var(&b, DIF_VAR_ARG0, 8), 0);
@@ -224,7 +181,7 @@ test_aggregations(void)
 		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, 65536}, {DTRACEOPT_AGGSIZE, 65536}};
 		dofb_options(&b, opts, 2);
 	}
-	CHECK_EQ(enable(st, &b, &rv), 0);
+	CHECK_EQ(harness_enable_dof(st, &b, &rv), 0);
 	CHECK_EQ(rv, sizeof(fns) / sizeof(fns[0]));
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
@@ -308,7 +265,7 @@ test_refused_lists(void)
 
 		CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
 		dofb_init(&b);
-		pd = dofb_probedesc(&b, "prov", "", "", "fire");
+		pd = dofb_probedesc(&b, "test", "", "", "fire");
 		for (int k = 0; k < 3 && bad[i].kind[k] != 0; k++) {
 			uint32_t kind = bad[i].kind[k];
 			uint32_t difo = dofb_difo_var(&b, DIF_VAR_ARG0, 8);
@@ -333,19 +290,14 @@ test_refused_lists(void)
 int
 main(void)
 {
-	dtrace_provider_id_t p;
-
-	testport_reset(false);
-	CHECK_EQ(dtrace_init(), 0);
-	CHECK_EQ(dtrace_register("prov", &attr, DTRACE_PRIV_USER, &ops, NULL, &p), 0);
-	dtrace_probe_create(p, "m", "f", "fire", 0, NULL);
+	static const char *const names[] = {"fire", NULL};
+	dtrace_id_t fire;
+	dtrace_provider_id_t p = harness_setup(1, names, &fire);
 
 	test_every_action();
 	test_aggregations();
 	test_refused_lists();
 
-	CHECK_EQ(dtrace_unregister(p), 0);
-	CHECK_EQ(dtrace_fini(), 0);
-	testport_reset(true);
+	harness_teardown(p);
 	return TEST_DONE();
 }

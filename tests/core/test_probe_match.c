@@ -12,33 +12,9 @@
 
 #include "dof_builder.h"
 #include "dtrace_impl.h"
+#include "nop_provider.h"
 #include "test_util.h"
-#include "testport.h"
 
-static void
-nop_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
-static int
-nop_enable(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-	return 0;
-}
-static void
-nop_probe(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-}
-
-static const dtrace_pops_t ops = {nop_provide, nop_enable, nop_probe, NULL, NULL, nop_probe};
-static const dtrace_pattr_t attr;
 
 /* Count the probes PROBEMATCH yields for prov:mod:func:name, as libdtrace
  * iterates: start at id 0, continue after each probe returned. */
@@ -140,9 +116,8 @@ main(void)
 {
 	dtrace_provider_id_t sys, kern, own;
 
-	testport_reset(false);
-	CHECK_EQ(dtrace_init(), 0);
-	CHECK_EQ(dtrace_register("syscall", &attr, DTRACE_PRIV_USER, &ops, NULL, &sys), 0);
+	CHECK_EQ(nop_start(1), 0);
+	CHECK_EQ(nop_register("syscall", DTRACE_PRIV_USER, &sys), 0);
 	dtrace_probe_create(sys, "", "read", "entry", 0, NULL);
 	dtrace_probe_create(sys, "", "read", "return", 0, NULL);
 	dtrace_probe_create(sys, "", "open", "entry", 0, NULL);
@@ -150,10 +125,10 @@ main(void)
 	dtrace_probe_create(sys, "", "pread", "return", 0, NULL);
 	dtrace_probe_create(sys, "", "star*", "entry", 0, NULL);
 	dtrace_probe_create(sys, "", "abcdefghijkl", "x", 0, NULL);
-	CHECK_EQ(dtrace_register("fbt", &attr, DTRACE_PRIV_KERNEL, &ops, NULL, &kern), 0);
+	CHECK_EQ(nop_register("fbt", DTRACE_PRIV_KERNEL, &kern), 0);
 	dtrace_probe_create(kern, "kernel", "vfs_read", "entry", 0, NULL);
-	CHECK_EQ(dtrace_register_owned("pid42", &attr, DTRACE_PRIV_PROC | DTRACE_PRIV_OWNER, 1000,
-				       &ops, NULL, &own),
+	CHECK_EQ(dtrace_register_owned("pid42", &nop_attr, DTRACE_PRIV_PROC | DTRACE_PRIV_OWNER,
+				       1000, &nop_ops, NULL, &own),
 		 0);
 	dtrace_probe_create(own, "a.out", "main", "entry", 0, NULL);
 
@@ -186,7 +161,6 @@ main(void)
 	CHECK_EQ(dtrace_unregister(sys), 0);
 	CHECK_EQ(dtrace_unregister(kern), 0);
 	CHECK_EQ(dtrace_unregister(own), 0);
-	CHECK_EQ(dtrace_fini(), 0);
-	testport_reset(true);
+	CHECK_EQ(nop_stop(), 0);
 	return TEST_DONE();
 }

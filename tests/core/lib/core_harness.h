@@ -1,7 +1,9 @@
 /*
- * tests/core/lib/core_harness.h: a provider with a few probes and helpers to
- * enable DOF, snapshot buffers and read records, for the core's end-to-end
- * tests (tests/core/test_e2e_core_*.c, test_ctl_*.c).
+ * tests/core/lib/core_harness.h: a provider with a few probes that counts
+ * its enables and disables and describes two arguments, and helpers to enable
+ * DOF, snapshot buffers and read records, for the core's end-to-end tests
+ * (tests/core/test_e2e_core_*.c, test_ctl_*.c, test_ecb_record_layout.c,
+ * test_drops_reported_by_status.c).
  */
 #ifndef DTRACE_TEST_CORE_HARNESS_H
 #define DTRACE_TEST_CORE_HARNESS_H
@@ -12,17 +14,10 @@
 
 #include "dof_builder.h"
 #include "dtrace_impl.h"
+#include "nop_provider.h"
 #include "test_util.h"
-#include "testport.h"
 
 static int harness_enables, harness_disables;
-
-static inline void
-harness_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc;
-}
 
 static inline int
 harness_enable(void *parg, dtrace_id_t id, void *pp)
@@ -44,14 +39,6 @@ harness_disable(void *parg, dtrace_id_t id, void *pp)
 }
 
 static inline void
-harness_destroy(void *parg, dtrace_id_t id, void *pp)
-{
-	(void)parg;
-	(void)id;
-	(void)pp;
-}
-
-static inline void
 harness_getargdesc(void *parg, dtrace_id_t id, void *pp, dtrace_argdesc_t *desc)
 {
 	(void)parg;
@@ -67,7 +54,11 @@ harness_getargdesc(void *parg, dtrace_id_t id, void *pp, dtrace_argdesc_t *desc)
 }
 
 static const dtrace_pops_t harness_ops = {
-	harness_provide, harness_enable, harness_disable, harness_getargdesc, NULL, harness_destroy,
+	.dtps_provide = nop_provide,
+	.dtps_enable = harness_enable,
+	.dtps_disable = harness_disable,
+	.dtps_getargdesc = harness_getargdesc,
+	.dtps_destroy = nop_probe,
 };
 static const dtrace_pattr_t harness_attr = {
 	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
@@ -83,10 +74,7 @@ harness_setup(uint32_t ncpus, const char *const *names, dtrace_id_t *ids)
 {
 	dtrace_provider_id_t p = 0;
 
-	testport_reset(false);
-	testport_set_ncpus(ncpus);
-	testport_set_cpu(0);
-	CHECK_EQ(dtrace_init(), 0);
+	CHECK_EQ(nop_start(ncpus), 0);
 	CHECK_EQ(dtrace_register("test", &harness_attr, DTRACE_PRIV_USER, &harness_ops, NULL, &p),
 		 0);
 	for (int i = 0; names[i] != NULL; i++)
@@ -98,8 +86,7 @@ static inline void
 harness_teardown(dtrace_provider_id_t p)
 {
 	CHECK_EQ(dtrace_unregister(p), 0);
-	CHECK_EQ(dtrace_fini(), 0);
-	testport_reset(true); /* aborts if the core leaked */
+	CHECK_EQ(nop_stop(), 0); /* aborts if the core leaked */
 }
 
 /* Enable the finished image; returns errno, prints the reason on failure. */
