@@ -5,6 +5,12 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile COMMAND userland_compile_test)
 	set_tests_properties(userland_compile PROPERTIES LABELS userland)
 
+	# How the grammar reads the constructs that could be read two ways.
+	add_executable(userland_compile_grammar ${CMAKE_CURRENT_LIST_DIR}/compile_grammar.c)
+	target_link_libraries(userland_compile_grammar PRIVATE dt_compiler)
+	add_test(NAME userland_compile_grammar COMMAND userland_compile_grammar)
+	set_tests_properties(userland_compile_grammar PROPERTIES LABELS userland)
+
 	# Every DIFO of a broad corpus passes the core's validator.
 	if(TARGET dtrace_testport)
 		add_executable(userland_compile_validate ${CMAKE_CURRENT_LIST_DIR}/compile_validate.c)

@@ -44,6 +44,19 @@ const char *dt_lex_text(dt_pcb_t *pcb);
 int dt_lex_lineno(dt_pcb_t *pcb);
 }
 
+/*
+ * Conflicts: none reduce/reduce and exactly one shift/reduce.  With %expect
+ * bison fails the build on any other count, and on any reduce/reduce
+ * conflict at all (%expect-rr is for GLR parsers only; this is LALR(1)).
+ * The one shift/reduce conflict is C's dangling else: in
+ * `if (a) if (b) s1; else s2;' the else could close either if; shifting
+ * gives it to the nearest one, as C and DTrace do.  Whether a typedef name
+ * is a type or a name is settled in the grammar (declaration_specifiers,
+ * declarator_notn, param_declarator, specifier_qualifier_list); the lexer
+ * decides only type name against variable (dt_id_or_type in dt_lex.l).
+ */
+%expect 1
+
 %define api.pure full
 %define api.prefix {dt_yy}
 %define api.value.type {dt_yyval_t}
@@ -54,6 +67,7 @@ int dt_lex_lineno(dt_pcb_t *pcb);
 %{
 #define scanner_ (pcb->scanner)
 static dt_node_t *dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind);
+static void dt_ds_keyword(dt_pcb_t *pcb, dt_declspec_t *ds, int kw);
 %}
 
 %token <l_int> DT_TOK_INT
@@ -93,11 +107,16 @@ static dt_node_t *dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind);
 %type <l_node> parameter_declaration
 %type <l_int> assignment_operator unary_operator
 %type <l_str> member_name
-%type <l_ds> declaration_specifiers specifier_qualifier_list
+%type <l_ds> declaration_specifiers specifier_qualifier_list parameter_declaration_specifiers
+%type <l_ds> sq_untyped sq_typed
+%type <l_int> storage_class d_storage_class type_qualifier type_keyword
 %type <l_dd> declarator direct_declarator abstract_declarator direct_abstract_declarator
 %type <l_dd> init_declarator_list init_declarator pointer struct_declarator struct_declarator_list
+%type <l_dd> param_declarator param_direct_declarator param_direct_declarator_notn
+%type <l_dd> declarator_suffix declarator_notn direct_declarator_notn
+%type <l_dd> untyped_struct_declarator_list untyped_struct_declarator
 %type <l_type> type_name struct_or_union_specifier enum_specifier struct_or_union_definition
-%type <l_type> enum_definition
+%type <l_type> enum_definition type_tagged
 %type <l_int> struct_or_union
 
 %start program
@@ -121,8 +140,14 @@ external_declaration:
 	;
 
 inline_definition:
-		DT_KEY_INLINE declaration_specifiers declarator DT_TOK_ASGN assignment_expression ';' {
+		DT_KEY_INLINE declaration_specifiers declarator_notn DT_TOK_ASGN assignment_expression ';' {
 			dt_decl_inline(pcb, $2, $3, $5);
+		}
+	|	DT_KEY_INLINE declaration_specifiers DT_TOK_TNAME DT_TOK_ASGN assignment_expression ';' {
+			/* a typedef name right before `=' can only be the inline's name */
+			dt_declarator_t *dd = dt_dd_new(pcb, DT_DD_NAME);
+			dd->name = $3;
+			dt_decl_inline(pcb, $2, dd, $5);
 		}
 	;
 
@@ -410,69 +435,111 @@ declaration:
 	|	declaration_specifiers init_declarator_list ';' { dt_decl_declare(pcb, $1, $2); }
 	;
 
-declaration_specifiers:
-		DT_KEY_AUTO		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_AUTO); }
-	|	DT_KEY_REGISTER		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_REGISTER); }
-	|	DT_KEY_STATIC		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_STATIC); }
-	|	DT_KEY_EXTERN		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_EXTERN); }
-	|	DT_KEY_TYPEDEF		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_TYPEDEF); }
-	|	DT_KEY_SELF		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_SELF); }
-	|	DT_KEY_THIS		{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, DT_DC_THIS); }
-	|	specifier_qualifier_list
-	|	declaration_specifiers DT_KEY_AUTO	{ dt_ds_class(pcb, $1, DT_DC_AUTO); $$ = $1; }
-	|	declaration_specifiers DT_KEY_REGISTER	{ dt_ds_class(pcb, $1, DT_DC_REGISTER); $$ = $1; }
-	|	declaration_specifiers DT_KEY_STATIC	{ dt_ds_class(pcb, $1, DT_DC_STATIC); $$ = $1; }
-	|	declaration_specifiers DT_KEY_EXTERN	{ dt_ds_class(pcb, $1, DT_DC_EXTERN); $$ = $1; }
-	|	declaration_specifiers DT_KEY_TYPEDEF	{ dt_ds_class(pcb, $1, DT_DC_TYPEDEF); $$ = $1; }
-	|	declaration_specifiers DT_KEY_SELF	{ dt_ds_class(pcb, $1, DT_DC_SELF); $$ = $1; }
-	|	declaration_specifiers DT_KEY_THIS	{ dt_ds_class(pcb, $1, DT_DC_THIS); $$ = $1; }
-	|	declaration_specifiers DT_KEY_VOID	{ dt_ds_base(pcb, $1, DT_KEY_VOID); $$ = $1; }
-	|	declaration_specifiers DT_KEY_CHAR	{ dt_ds_base(pcb, $1, DT_KEY_CHAR); $$ = $1; }
-	|	declaration_specifiers DT_KEY_SHORT	{ dt_ds_mod(pcb, $1, DT_DS_SHORT); $$ = $1; }
-	|	declaration_specifiers DT_KEY_INT	{ dt_ds_base(pcb, $1, DT_KEY_INT); $$ = $1; }
-	|	declaration_specifiers DT_KEY_LONG	{ dt_ds_mod(pcb, $1, DT_DS_LONG); $$ = $1; }
-	|	declaration_specifiers DT_KEY_FLOAT	{ dt_ds_base(pcb, $1, DT_KEY_FLOAT); $$ = $1; }
-	|	declaration_specifiers DT_KEY_DOUBLE	{ dt_ds_base(pcb, $1, DT_KEY_DOUBLE); $$ = $1; }
-	|	declaration_specifiers DT_KEY_SIGNED	{ dt_ds_mod(pcb, $1, DT_DS_SIGNED); $$ = $1; }
-	|	declaration_specifiers DT_KEY_UNSIGNED	{ dt_ds_mod(pcb, $1, DT_DS_UNSIGNED); $$ = $1; }
-	|	declaration_specifiers DT_KEY_STRING	{ dt_ds_base(pcb, $1, DT_KEY_STRING); $$ = $1; }
-	|	declaration_specifiers DT_KEY_CONST	{ dt_ds_mod(pcb, $1, DT_DS_CONST); $$ = $1; }
-	|	declaration_specifiers DT_KEY_VOLATILE	{ dt_ds_mod(pcb, $1, DT_DS_VOLATILE); $$ = $1; }
-	|	declaration_specifiers DT_KEY_RESTRICT	{ $$ = $1; }
-	|	declaration_specifiers struct_or_union_specifier { dt_ds_named(pcb, $1, $2); $$ = $1; }
-	|	declaration_specifiers enum_specifier	{ dt_ds_named(pcb, $1, $2); $$ = $1; }
-	|	declaration_specifiers DT_TOK_TNAME	{ dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+/* the first declarator follows the specifiers, so it cannot begin with a typedef name */
+init_declarator_list:
+		declarator_notn
+	|	init_declarator_list DT_TOK_COMMA init_declarator { $$ = dt_dd_append($1, $3); }
 	;
 
+/*
+ * Declaration specifiers.  As in DTrace, a typedef name among a declaration's
+ * specifiers is always a type specifier (`int foo_t;' is an invalid type
+ * combination, found by dt_ds_named()), so the declarator that follows the
+ * specifiers may not begin with a typedef name (declarator_notn); behind
+ * `*' or inside parentheses it may (`int *foo_t', `int (foo_t)').  Storage
+ * classes, qualifiers and type keywords may come in any order; bad
+ * combinations are found by dt_ds_*().
+ */
+declaration_specifiers:
+		d_storage_class			{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, (int)$1); }
+	|	type_qualifier			{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, (uint32_t)$1); }
+	|	type_keyword			{ $$ = dt_ds_new(pcb); dt_ds_keyword(pcb, $$, (int)$1); }
+	|	type_tagged			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
+	|	DT_TOK_TNAME			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, dt_type_lookup(pcb, $1)); }
+	|	declaration_specifiers d_storage_class { dt_ds_class(pcb, $1, (int)$2); $$ = $1; }
+	|	declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
+	|	declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
+	|	declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	declaration_specifiers DT_TOK_TNAME { dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	;
+
+/*
+ * A parameter's (or a tuple key's) specifiers may not begin with `self' or
+ * `this', as in DTrace: in `int a[self * 2]' the dimension is an expression.
+ */
+parameter_declaration_specifiers:
+		storage_class			{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, (int)$1); }
+	|	type_qualifier			{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, (uint32_t)$1); }
+	|	type_keyword			{ $$ = dt_ds_new(pcb); dt_ds_keyword(pcb, $$, (int)$1); }
+	|	type_tagged			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
+	|	DT_TOK_TNAME			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, dt_type_lookup(pcb, $1)); }
+	|	parameter_declaration_specifiers d_storage_class { dt_ds_class(pcb, $1, (int)$2); $$ = $1; }
+	|	parameter_declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
+	|	parameter_declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
+	|	parameter_declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	parameter_declaration_specifiers DT_TOK_TNAME { dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	;
+
+/* Type names and struct/union members: the same, without storage classes. */
 specifier_qualifier_list:
-		DT_KEY_VOID		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_VOID); }
-	|	DT_KEY_CHAR		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_CHAR); }
-	|	DT_KEY_SHORT		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_SHORT); }
-	|	DT_KEY_INT		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_INT); }
-	|	DT_KEY_LONG		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_LONG); }
-	|	DT_KEY_FLOAT		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_FLOAT); }
-	|	DT_KEY_DOUBLE		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_DOUBLE); }
-	|	DT_KEY_SIGNED		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_SIGNED); }
-	|	DT_KEY_UNSIGNED		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_UNSIGNED); }
-	|	DT_KEY_STRING		{ $$ = dt_ds_new(pcb); dt_ds_base(pcb, $$, DT_KEY_STRING); }
-	|	DT_KEY_CONST		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_CONST); }
-	|	DT_KEY_VOLATILE		{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, DT_DS_VOLATILE); }
-	|	DT_KEY_RESTRICT		{ $$ = dt_ds_new(pcb); }
-	|	struct_or_union_specifier { $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
-	|	enum_specifier		{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
-	|	DT_TOK_TNAME		{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, dt_type_lookup(pcb, $1)); }
-	|	specifier_qualifier_list DT_KEY_VOID	{ dt_ds_base(pcb, $1, DT_KEY_VOID); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_CHAR	{ dt_ds_base(pcb, $1, DT_KEY_CHAR); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_SHORT	{ dt_ds_mod(pcb, $1, DT_DS_SHORT); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_INT	{ dt_ds_base(pcb, $1, DT_KEY_INT); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_LONG	{ dt_ds_mod(pcb, $1, DT_DS_LONG); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_FLOAT	{ dt_ds_base(pcb, $1, DT_KEY_FLOAT); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_DOUBLE	{ dt_ds_base(pcb, $1, DT_KEY_DOUBLE); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_SIGNED	{ dt_ds_mod(pcb, $1, DT_DS_SIGNED); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_UNSIGNED { dt_ds_mod(pcb, $1, DT_DS_UNSIGNED); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_CONST	{ dt_ds_mod(pcb, $1, DT_DS_CONST); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_VOLATILE { dt_ds_mod(pcb, $1, DT_DS_VOLATILE); $$ = $1; }
-	|	specifier_qualifier_list DT_KEY_STRING	{ dt_ds_base(pcb, $1, DT_KEY_STRING); $$ = $1; }
+		sq_untyped
+	|	sq_typed
+	;
+
+sq_untyped:
+		type_qualifier			{ $$ = dt_ds_new(pcb); dt_ds_mod(pcb, $$, (uint32_t)$1); }
+	|	sq_untyped type_qualifier	{ dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
+	;
+
+sq_typed:
+		type_keyword			{ $$ = dt_ds_new(pcb); dt_ds_keyword(pcb, $$, (int)$1); }
+	|	type_tagged			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, $1); }
+	|	DT_TOK_TNAME			{ $$ = dt_ds_new(pcb); dt_ds_named(pcb, $$, dt_type_lookup(pcb, $1)); }
+	|	sq_untyped type_keyword		{ dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
+	|	sq_untyped type_tagged		{ dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	sq_untyped DT_TOK_TNAME		{ dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	|	sq_typed type_qualifier		{ dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
+	|	sq_typed type_keyword		{ dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
+	|	sq_typed type_tagged		{ dt_ds_named(pcb, $1, $2); $$ = $1; }
+	;
+
+storage_class:
+		DT_KEY_AUTO		{ $$ = DT_DC_AUTO; }
+	|	DT_KEY_REGISTER		{ $$ = DT_DC_REGISTER; }
+	|	DT_KEY_STATIC		{ $$ = DT_DC_STATIC; }
+	|	DT_KEY_EXTERN		{ $$ = DT_DC_EXTERN; }
+	|	DT_KEY_TYPEDEF		{ $$ = DT_DC_TYPEDEF; }
+	;
+
+d_storage_class:
+		storage_class
+	|	DT_KEY_SELF		{ $$ = DT_DC_SELF; }
+	|	DT_KEY_THIS		{ $$ = DT_DC_THIS; }
+	;
+
+/* restrict is accepted and ignored (0) */
+type_qualifier:
+		DT_KEY_CONST		{ $$ = DT_DS_CONST; }
+	|	DT_KEY_VOLATILE		{ $$ = DT_DS_VOLATILE; }
+	|	DT_KEY_RESTRICT		{ $$ = 0; }
+	;
+
+type_keyword:
+		DT_KEY_VOID		{ $$ = DT_KEY_VOID; }
+	|	DT_KEY_CHAR		{ $$ = DT_KEY_CHAR; }
+	|	DT_KEY_SHORT		{ $$ = DT_KEY_SHORT; }
+	|	DT_KEY_INT		{ $$ = DT_KEY_INT; }
+	|	DT_KEY_LONG		{ $$ = DT_KEY_LONG; }
+	|	DT_KEY_FLOAT		{ $$ = DT_KEY_FLOAT; }
+	|	DT_KEY_DOUBLE		{ $$ = DT_KEY_DOUBLE; }
+	|	DT_KEY_SIGNED		{ $$ = DT_KEY_SIGNED; }
+	|	DT_KEY_UNSIGNED		{ $$ = DT_KEY_UNSIGNED; }
+	|	DT_KEY_STRING		{ $$ = DT_KEY_STRING; }
+	;
+
+type_tagged:
+		struct_or_union_specifier
+	|	enum_specifier
 	;
 
 struct_or_union:
@@ -501,9 +568,25 @@ struct_declaration_list:
 	;
 
 struct_declaration:
-		specifier_qualifier_list struct_declarator_list ';' {
+		sq_typed struct_declarator_list ';' {
 			dt_decl_sou_member(pcb, NULL, $1, $2);
 		}
+	|	sq_untyped untyped_struct_declarator_list ';' {
+			dt_decl_sou_member(pcb, NULL, $1, $2);
+		}
+	;
+
+untyped_struct_declarator_list:
+		untyped_struct_declarator
+	|	untyped_struct_declarator_list DT_TOK_COMMA struct_declarator { $$ = dt_dd_append($1, $3); }
+	;
+
+untyped_struct_declarator:
+		declarator_notn
+	|	DT_TOK_COLON constant_expression {
+			$$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = NULL; $$->bitexpr = $2;
+		}
+	|	declarator_notn DT_TOK_COLON constant_expression { $$ = $1; $$->bitexpr = $3; }
 	;
 
 struct_declarator_list:
@@ -542,11 +625,6 @@ enumerator:
 	|	DT_TOK_IDENT DT_TOK_ASGN constant_expression { dt_decl_enumerator(pcb, NULL, $1, $3); }
 	;
 
-init_declarator_list:
-		init_declarator
-	|	init_declarator_list DT_TOK_COMMA init_declarator { $$ = dt_dd_append($1, $3); }
-	;
-
 init_declarator:
 		declarator
 	;
@@ -566,20 +644,70 @@ direct_declarator:
 		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
 	|	DT_TOK_TNAME { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
 	|	DT_TOK_LPAR declarator DT_TOK_RPAR { $$ = $2; }
-	|	direct_declarator DT_TOK_LBRAC DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1;
+	|	direct_declarator declarator_suffix { $2->inner = $1; $$ = $2; }
+	;
+
+/* a declarator that does not begin with a typedef name (see declaration_specifiers) */
+declarator_notn:
+		direct_declarator_notn
+	|	pointer direct_declarator {
+			dt_declarator_t *q = $1;
+			while (q->inner != NULL)
+				q = q->inner;
+			q->inner = $2;
+			$$ = $1;
 		}
-	|	direct_declarator DT_TOK_LBRAC parameter_type_list DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->params = $3; $$->tuple = true;
+	;
+
+direct_declarator_notn:
+		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_LPAR declarator DT_TOK_RPAR { $$ = $2; }
+	|	direct_declarator_notn declarator_suffix { $2->inner = $1; $$ = $2; }
+	;
+
+/*
+ * A parameter's (or a tuple key's) declarator.  It follows the specifiers,
+ * so it may not begin with a typedef name, nor may a declarator inside its
+ * parentheses: right after `(' a typedef name is a parameter's type (C's
+ * rule; `int (*f)(int (foo_t))' takes a function of foo_t).  Behind `*' a
+ * typedef name is the parameter's name (`int *foo_t').
+ */
+param_declarator:
+		param_direct_declarator_notn
+	|	pointer param_direct_declarator {
+			dt_declarator_t *q = $1;
+			while (q->inner != NULL)
+				q = q->inner;
+			q->inner = $2;
+			$$ = $1;
 		}
-	|	direct_declarator DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $3;
+	;
+
+param_direct_declarator:
+		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_TNAME { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_LPAR param_declarator DT_TOK_RPAR { $$ = $2; }
+	|	param_direct_declarator declarator_suffix { $2->inner = $1; $$ = $2; }
+	;
+
+param_direct_declarator_notn:
+		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
+	|	DT_TOK_LPAR param_declarator DT_TOK_RPAR { $$ = $2; }
+	|	param_direct_declarator_notn declarator_suffix { $2->inner = $1; $$ = $2; }
+	;
+
+/* `[]', `[types]', `[dim]', `()', `(params)' after a declarator: a new outer level */
+declarator_suffix:
+		DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
+	|	DT_TOK_LBRAC parameter_type_list DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->params = $2; $$->tuple = true;
 		}
-	|	direct_declarator DT_TOK_LPAR DT_TOK_RPAR {
-			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1;
+	|	DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $2;
 		}
-	|	direct_declarator DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
-			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; $$->params = $3;
+	|	DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); }
+	|	DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
+			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $2;
 		}
 	;
 
@@ -616,9 +744,9 @@ parameter_list:
 	;
 
 parameter_declaration:
-		declaration_specifiers declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
-	|	declaration_specifiers { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, NULL)); }
-	|	declaration_specifiers abstract_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
+		parameter_declaration_specifiers param_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
+	|	parameter_declaration_specifiers { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, NULL)); }
+	|	parameter_declaration_specifiers abstract_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
 	;
 
 type_name:
@@ -661,6 +789,19 @@ dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
 	default: n->type = pcb->t_ulong; n->flags &= ~DT_NF_SIGNED; break;
 	}
 	return n;
+}
+
+/* A type keyword into a declaration's specifiers: a base type or a modifier. */
+static void
+dt_ds_keyword(dt_pcb_t *pcb, dt_declspec_t *ds, int kw)
+{
+	switch (kw) {
+	case DT_KEY_SHORT: dt_ds_mod(pcb, ds, DT_DS_SHORT); break;
+	case DT_KEY_LONG: dt_ds_mod(pcb, ds, DT_DS_LONG); break;
+	case DT_KEY_SIGNED: dt_ds_mod(pcb, ds, DT_DS_SIGNED); break;
+	case DT_KEY_UNSIGNED: dt_ds_mod(pcb, ds, DT_DS_UNSIGNED); break;
+	default: dt_ds_base(pcb, ds, kw); break;
+	}
 }
 
 /*
