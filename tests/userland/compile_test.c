@@ -441,7 +441,7 @@ main(void)
 	expect_err("BEGIN { trace(x.y); }", "D_IDENT_UNDEF", "line 1: failed to resolve x: Unknown variable name");
 	expect_err("BEGIN { trace(0x1g); }", "D_INT_DIGIT", "line 1: constant 0x1g contains invalid digit g");
 	expect_err("BEGIN { printa(@nope); }", "D_PRINTA_AGGBAD", "line 1: undefined aggregation: @nope");
-	expect_err("#pragma D bogus\nBEGIN {}", "D_PRAGMA_INVAL", "line 1: invalid control directive: #pragma bogus");
+	expect_err("#pragma D bogus\nBEGIN {}", "D_PRAGMA_INVAL", "line 1: invalid D pragma: bogus");
 	expect_err("BEGIN { trace($1); }", "D_MACRO_UNDEF", "line 1: macro argument $1 is not defined");
 	expect_err("", "D_EMPTY", "line 1: empty D program translation unit");
 	expect_err_str("", 0, "D_EMPTY", "empty D program translation unit");

@@ -56,92 +56,270 @@ dt_expr_difo(dt_pcb_t *pcb, dt_node_t *n, const char *what)
 
 /* ---- printf format checking ----------------------------------------------- */
 
+/*
+ * DTrace's printf conversions (dt_printf.c's dictionary): the name with its
+ * size prefixes, the prototype named in errors and how an argument is
+ * checked against it.
+ */
+typedef enum {
+	PF_ADDR, PF_CSI, PF_INT, PF_FP, PF_STR, PF_WSTR, PF_STACK, PF_TIME, PF_TYPE, PF_XSHORT,
+	PF_XLONG, PF_XLLONG, PF_PCT
+} dt_pfcheck_t;
+
+static const struct dt_pfconv {
+	const char *name, *proto;
+	dt_pfcheck_t check;
+	int size, sign; /* PF_TYPE: the integer type's size and signedness (size 16: long double) */
+} dt_pfconvs[] = {
+	{"a", "pointer or integer", PF_ADDR, 0, 0},
+	{"A", "pointer or integer (with -p/-c) or _usymaddr (without -p/-c)", PF_ADDR, 0, 0},
+	{"c", "char, short, or int", PF_CSI, 0, 0},
+	{"C", "char, short, or int", PF_CSI, 0, 0},
+	{"d", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"e", "float, double, or long double", PF_FP, 0, 0},
+	{"E", "float, double, or long double", PF_FP, 0, 0},
+	{"f", "float, double, or long double", PF_FP, 0, 0},
+	{"g", "float, double, or long double", PF_FP, 0, 0},
+	{"G", "float, double, or long double", PF_FP, 0, 0},
+	{"hd", "short", PF_TYPE, 2, 1},
+	{"hi", "short", PF_TYPE, 2, 1},
+	{"ho", "unsigned short", PF_TYPE, 2, 0},
+	{"hu", "unsigned short", PF_TYPE, 2, 0},
+	{"hx", "short", PF_XSHORT, 0, 0},
+	{"hX", "short", PF_XSHORT, 0, 0},
+	{"i", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"k", "stack", PF_STACK, 0, 0},
+	{"lc", "int", PF_TYPE, 4, 1},
+	{"ld", "long", PF_TYPE, 8, 1},
+	{"li", "long", PF_TYPE, 8, 1},
+	{"lo", "unsigned long", PF_TYPE, 8, 0},
+	{"lu", "unsigned long", PF_TYPE, 8, 0},
+	{"ls", "wchar_t []", PF_WSTR, 0, 0},
+	{"lx", "long", PF_XLONG, 0, 0},
+	{"lX", "long", PF_XLONG, 0, 0},
+	{"lld", "long long", PF_TYPE, 8, 1},
+	{"lli", "long long", PF_TYPE, 8, 1},
+	{"llo", "unsigned long long", PF_TYPE, 8, 0},
+	{"llu", "unsigned long long", PF_TYPE, 8, 0},
+	{"llx", "long long", PF_XLLONG, 0, 0},
+	{"llX", "long long", PF_XLLONG, 0, 0},
+	{"Le", "long double", PF_TYPE, 16, 1},
+	{"LE", "long double", PF_TYPE, 16, 1},
+	{"Lf", "long double", PF_TYPE, 16, 1},
+	{"Lg", "long double", PF_TYPE, 16, 1},
+	{"LG", "long double", PF_TYPE, 16, 1},
+	{"o", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"p", "pointer or integer", PF_ADDR, 0, 0},
+	{"s", "char [] or string (or use stringof)", PF_STR, 0, 0},
+	{"S", "char [] or string (or use stringof)", PF_STR, 0, 0},
+	{"T", "int64_t", PF_TIME, 0, 0},
+	{"u", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"wc", "int", PF_TYPE, 4, 1},
+	{"ws", "wchar_t []", PF_WSTR, 0, 0},
+	{"x", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"X", "char, short, int, long, or long long", PF_INT, 0, 0},
+	{"Y", "int64_t", PF_TIME, 0, 0},
+	{"%", "void", PF_PCT, 0, 0},
+};
+
+static bool
+dt_pf_typename_is(dt_type_t *t, const char *const *names)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL || t->kind != DT_TK_INT || t->name == NULL)
+		return false;
+	for (; *names != NULL; names++)
+		if (strcmp(t->name, *names) == 0)
+			return true;
+	return false;
+}
+
+static bool
+dt_pf_argok(const struct dt_pfconv *c, dt_node_t *a)
+{
+	dt_type_t *t = dt_type_resolve(a->type);
+	static const char *const shorts[] = {"short", "signed short", "unsigned short", NULL};
+	static const char *const longs[] = {"long", "signed long", "unsigned long", NULL};
+	static const char *const llongs[] = {"long long", "signed long long", "unsigned long long", NULL};
+
+	switch (c->check) {
+	case PF_ADDR:
+		return dt_node_is_integer(a) || (dt_type_is_pointer(a->type) && !dt_node_is_string(a));
+	case PF_CSI:
+		return dt_node_is_integer(a) && t->size <= 4;
+	case PF_INT:
+		return dt_node_is_integer(a);
+	case PF_FP:
+		return t != NULL && t->kind == DT_TK_FLOAT;
+	case PF_STR:
+		if (dt_node_is_string(a))
+			return true;
+		return t != NULL && t->kind == DT_TK_ARRAY && dt_type_resolve(t->ref) != NULL &&
+		       dt_type_resolve(t->ref)->kind == DT_TK_INT && dt_type_resolve(t->ref)->ischar;
+	case PF_WSTR:
+		return t != NULL && t->kind == DT_TK_ARRAY && dt_type_resolve(t->ref) != NULL &&
+		       dt_type_resolve(t->ref)->kind == DT_TK_INT && dt_type_resolve(t->ref)->size == 4;
+	case PF_STACK:
+		return a->kind == DT_NODE_FUNC && a->ident != NULL &&
+		       (a->ident->id == DT_ACT_STACK || a->ident->id == DT_ACT_USTACK ||
+			a->ident->id == DT_ACT_JSTACK) && a->ident->kind == DT_IDENT_ACTFUNC;
+	case PF_TIME:
+		return dt_node_is_integer(a) && t->size == 8;
+	case PF_TYPE:
+		if (c->size == 16)
+			return t != NULL && t->kind == DT_TK_FLOAT && t->size == 16;
+		return t != NULL && t->kind == DT_TK_INT && !t->ischar == (c->size != 1) && t->size == (uint64_t)c->size &&
+		       t->issigned == (c->sign != 0);
+	case PF_XSHORT:
+		return dt_pf_typename_is(a->type, shorts);
+	case PF_XLONG:
+		return dt_pf_typename_is(a->type, longs);
+	case PF_XLLONG:
+		if (dt_pf_typename_is(a->type, llongs))
+			return true;
+		/* [u]int64_t, or a typedef of one, also fits %llx */
+		for (dt_type_t *u = a->type; u != NULL && u->kind == DT_TK_TYPEDEF; u = u->ref)
+			if (u->name != NULL && (strcmp(u->name, "int64_t") == 0 || strcmp(u->name, "uint64_t") == 0))
+				return true;
+		return false;
+	case PF_PCT:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Check a printf-like format against its arguments as DTrace does
+ * (dt_printf_create() then dt_printf_validate()): conversions are numbered
+ * from 1 counting %% too, arguments from `foff' + 1.  Malformed formats are
+ * reported without a tag, as DTrace's compiler warnings are.  With `aggs'
+ * (printa) a conversion takes an aggregation key, %@ the aggregation's value.
+ */
 static void
 dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fmt, dt_node_t *args,
 		bool aggs)
 {
 	const char *p = fmt;
-	int conv = 0;
+	int conv = 0, j = 0;
 	dt_node_t *a = args;
 	char n1[256];
+	const int foff = 1;
 
+	/* pass 0 parses the whole format (DTrace's dt_printf_create), pass 1 checks the arguments */
+	for (int pass = 0; pass < 2; pass++) {
+	p = fmt;
+	conv = 0;
 	while ((p = strchr(p, '%')) != NULL) {
-		p++;
-		if (*p == '%') {
-			p++;
-			continue;
-		}
+		char cname[8];
+		size_t nl = 0;
+		bool dot = false, dynw = false, dynp = false, agg = false;
+		int digits = 0;
+		char c;
+
 		conv++;
-		/* flags, width, precision, size prefixes */
-		while (*p != '\0' && strchr("-+ #0'?", *p) != NULL)
-			p++;
-		for (int pass = 0; pass < 2; pass++) {
-			if (*p == '*') {
-				if (a == NULL)
-					dnerror(pcb, call, D_PRINTF_DYN_PROTO,
-						"%s( ) prototype mismatch: conversion #%d (%%*) is missing a corresponding \"*\" argument",
-						name, conv);
-				if (!dt_node_is_integer(a))
-					dnerror(pcb, call, D_PRINTF_DYN_TYPE,
-						"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% *\n\t prototype: int\n\t argument: %s",
-						name, dt_node_count(args) - dt_node_count(a) + 2, conv,
-						dt_node_type_name(a, n1, sizeof(n1)));
-				a = a->list;
-				p++;
-			} else {
-				while (*p >= '0' && *p <= '9')
+		for (;;) {
+			c = *++p;
+			if (c >= '0' && c <= '9') {
+				if (!dot && digits == 0 && c == '0')
+					continue;
+				while (p[1] >= '0' && p[1] <= '9')
 					p++;
+				digits++;
+				continue;
 			}
-			if (pass == 0 && *p == '.')
-				p++;
-			else
-				break;
-		}
-		while (*p != '\0' && strchr("hlLqjzt", *p) != NULL)
-			p++;
-		char c = *p;
-		if (c == '\0')
+			if (c == '#' || c == '+' || c == '-' || c == '?' || c == '\'' || c == ' ')
+				continue;
+			if (c == '*') {
+				bool *f = dot ? &dynp : &dynw;
+				if (*f)
+					dnerror(pcb, call, D_NTAGS,
+						"format conversion #%d has more than one '*' specified for the output precision",
+						conv);
+				*f = true;
+				continue;
+			}
+			if (c == '.') {
+				if (dot)
+					dnerror(pcb, call, D_NTAGS, "format conversion #%d has more than one '.' specified",
+						conv);
+				dot = true;
+				digits = 0;
+				continue;
+			}
+			if (c == '@') {
+				agg = true;
+				continue;
+			}
+			if (c == '$')
+				dnerror(pcb, call, D_NTAGS,
+					"format conversion #%d uses unsupported positional format (%%n$)", conv);
+			if (c == '%' && p[-1] != '%')
+				dnerror(pcb, call, D_NTAGS,
+					"format conversion #%d cannot be combined with other format flags: %%%%", conv);
+			if (c == '\0')
+				dnerror(pcb, call, D_NTAGS,
+					"format conversion #%d name expected before end of format string", conv);
+			if (c == 'h' || c == 'l' || c == 'L' || c == 'w') {
+				if (nl < sizeof(cname) - 2)
+					cname[nl++] = c;
+				continue;
+			}
+			cname[nl++] = c;
+			cname[nl] = '\0';
 			break;
+		}
 		p++;
-		if (c == '@') {
-			if (!aggs)
-				dnerror(pcb, call, D_PRINTF_AGG_CONV, "%%@ conversion requires an aggregation and is for use with printa( ) only");
+		const struct dt_pfconv *cv = NULL;
+		for (size_t i = 0; i < sizeof(dt_pfconvs) / sizeof(dt_pfconvs[0]); i++)
+			if (strcmp(dt_pfconvs[i].name, cname) == 0)
+				cv = &dt_pfconvs[i];
+		if (cv == NULL)
+			dnerror(pcb, call, D_NTAGS, "format conversion #%d is undefined: %%%s", conv, cname);
+		if (cv->check == PF_PCT || pass == 0)
 			continue;
+
+		const char *dyns[2];
+		int dync = 0;
+		if (dynp)
+			dyns[dync++] = ".*";
+		if (dynw)
+			dyns[dync++] = "*";
+		for (; dync != 0; dync--) {
+			if (a == NULL)
+				dnerror(pcb, call, D_PRINTF_DYN_PROTO,
+					"%s( ) prototype mismatch: conversion #%d (%%%s) is missing a corresponding \"%s\" argument",
+					name, conv, cv->name, dyns[dync - 1]);
+			if (!dt_node_is_integer(a))
+				dnerror(pcb, call, D_PRINTF_DYN_TYPE,
+					"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% %s %s\n\t prototype: int\n\t  argument: %s",
+					name, j + foff + 1, conv, dyns[dync - 1], cv->name,
+					dt_node_type_name(a, n1, sizeof(n1)));
+			a = a->list;
+			j++;
+		}
+		if (agg) {
+			if (!aggs)
+				dnerror(pcb, call, D_PRINTF_AGG_CONV,
+					"%%@ conversion requires an aggregation and is not for use with %s( )", name);
+			continue; /* the aggregation's value: checked by printa */
 		}
 		if (aggs)
 			continue; /* printa() conversions consume keys from the aggregation */
 		if (a == NULL)
 			dnerror(pcb, call, D_PRINTF_ARG_PROTO,
-				"%s( ) prototype mismatch: conversion #%d (%%%c) is missing a corresponding value argument",
-				name, conv, c);
-		bool ok = true;
-		const char *proto = "";
-		switch (c) {
-		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
-			ok = dt_node_is_integer(a) || dt_type_is_pointer(a->type);
-			proto = "int";
-			break;
-		case 's':
-			ok = true; /* any value prints as a string in D */
-			break;
-		case 'p':
-			ok = dt_node_is_scalar(a);
-			proto = "pointer or integer";
-			break;
-		default:
-			break;
-		}
-		if (!ok)
+				"%s( ) prototype mismatch: conversion #%d (%%%s) is missing a corresponding value argument",
+				name, conv, cv->name);
+		if (!dt_pf_argok(cv, a))
 			dnerror(pcb, call, D_PRINTF_ARG_TYPE,
-				"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %%%c\n\t prototype: %s\n\t argument: %s",
-				name, dt_node_count(args) - dt_node_count(a) + 2, conv, c, proto,
-				dt_node_type_name(a, n1, sizeof(n1)));
+				"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  argument: %s",
+				name, j + foff + 1, conv, cv->name, cv->proto, dt_node_type_name(a, n1, sizeof(n1)));
 		a = a->list;
+		j++;
+	}
 	}
 	if (!aggs && a != NULL)
 		dnerror(pcb, call, D_PRINTF_ARG_EXTRA,
-			"%s( ) prototype mismatch: only %d arguments required by this format string", name,
-			dt_node_count(args) - dt_node_count(a) + 1);
+			"%s( ) prototype mismatch: only %d arguments required by this format string", name, j);
 }
 
 static void
@@ -150,16 +328,15 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 	dt_node_t *f = call->args;
 	const char *name = call->ident->name;
 	if (f == NULL)
-		dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: 0 args passed, at least 1 expected",
-			name);
+		dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: 0 args passed, 1 expected", name);
 	if (f->kind != DT_NODE_STRING) {
 		char n1[256];
-		if (!dt_node_is_string(f))
-			dnerror(pcb, call, D_PROTO_ARG,
-				"%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
-				name, dt_node_type_name(f, n1, sizeof(n1)));
-		dnerror(pcb, call, D_PRINTF_ARG_FMT, "%s( ) format string must be a constant string", name);
+		dnerror(pcb, call, D_PRINTF_ARG_FMT,
+			"%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+			name, dt_node_type_name(f, n1, sizeof(n1)));
 	}
+	if (kind == DTRACEACT_FREOPEN && strcmp(f->string, ".") == 0)
+		dnerror(pcb, call, D_FREOPEN_INVALID, "%s( ) argument #1 cannot be \"%s\"", name, ".");
 	if (f->string[0] == '\0' && kind != DTRACEACT_FREOPEN)
 		dnerror(pcb, call, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
 	dt_printf_check(pcb, call, name, f->string, f->list, false);
@@ -545,8 +722,6 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		break;
 	}
 	case DT_ACT_EXIT:
-		if (al->spec)
-			dnerror(pcb, call, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
 		dt_one_arg_action(pcb, al, call, DTRACEACT_EXIT);
 		break;
 	case DT_ACT_STACK: {
@@ -579,24 +754,10 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		break;
 	}
 	case DT_ACT_SPECULATE:
-		if (al->spec)
-			dnerror(pcb, call, D_SPEC_SPEC, "speculate( ) may not follow previous speculate( )");
-		if (al->commit)
-			dnerror(pcb, call, D_SPEC_COMM, "speculate( ) may not follow commit( )");
-		if (al->data)
-			dnerror(pcb, call, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
-		if (al->agg)
-			dnerror(pcb, call, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		dt_one_arg_action(pcb, al, call, DTRACEACT_SPECULATE);
-		al->spec = true;
 		break;
 	case DT_ACT_COMMIT:
-		if (al->commit)
-			dnerror(pcb, call, D_COMM_COMM, "commit( ) may not follow commit( )");
-		if (al->data)
-			dnerror(pcb, call, D_COMM_DREC, "commit( ) may not follow data-recording action(s)");
 		dt_one_arg_action(pcb, al, call, DTRACEACT_COMMIT);
-		al->commit = true;
 		break;
 	case DT_ACT_DISCARD:
 		dt_one_arg_action(pcb, al, call, DTRACEACT_DISCARD);
@@ -717,6 +878,85 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	}
 }
 
+/* Does an action change the system (copyout(), stop(), raise(), system(), ...)? */
+static bool
+dt_act_destructive(const struct dt_stmt_act *a)
+{
+	if (DTRACEACT_ISDESTRUCTIVE(a->kind))
+		return true;
+	if (a->kind != DTRACEACT_DIFEXPR || a->difo == NULL)
+		return false;
+	for (uint32_t i = 0; i < a->difo->len; i++) {
+		dif_instr_t in = a->difo->buf[i];
+		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
+		    (DIF_INSTR_SUBR(in) == DIF_SUBR_COPYOUT || DIF_INSTR_SUBR(in) == DIF_SUBR_COPYOUTSTR))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After each statement, the clause's actions so far must be in an order
+ * DTrace accepts (its dt_stmt_append()): speculate() first and once, no
+ * data before commit(), nothing recorded, aggregated or destructive after
+ * commit() or speculate() as the rules say.  Errors name the statement.
+ */
+static void
+dt_stmt_order(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *stmt)
+{
+	bool commit = false, spec = false, datarec = false;
+
+	for (int i = 0; i < al->n; i++) {
+		const struct dt_stmt_act *a = &al->a[i];
+		uint16_t k = a->kind;
+
+		if (k == DTRACEACT_COMMIT) {
+			if (commit)
+				dnerror(pcb, stmt, D_COMM_COMM, "commit( ) may not follow commit( )");
+			if (datarec)
+				dnerror(pcb, stmt, D_COMM_DREC, "commit( ) may not follow data-recording action(s)");
+			for (int t = i; t < al->n; t++)
+				if (DTRACEACT_ISAGG(al->a[t].kind))
+					dnerror(pcb, stmt, D_AGG_COMM, "aggregating actions may not follow commit( )");
+			commit = true;
+			continue;
+		}
+		if (k == DTRACEACT_SPECULATE) {
+			if (spec)
+				dnerror(pcb, stmt, D_SPEC_SPEC, "speculate( ) may not follow speculate( )");
+			if (commit)
+				dnerror(pcb, stmt, D_SPEC_COMM, "speculate( ) may not follow commit( )");
+			if (datarec)
+				dnerror(pcb, stmt, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
+			spec = true;
+			continue;
+		}
+		if (DTRACEACT_ISAGG(k)) {
+			if (spec)
+				dnerror(pcb, stmt, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
+			datarec = true;
+			continue;
+		}
+		bool destr = dt_act_destructive(a);
+		if (spec) {
+			if (destr)
+				dnerror(pcb, stmt, D_ACT_SPEC, "destructive actions may not follow speculate( )");
+			if (k == DTRACEACT_EXIT)
+				dnerror(pcb, stmt, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
+		}
+		if (destr || k == DTRACEACT_DISCARD)
+			continue;
+		/* a statement run for its effect records nothing */
+		if (k == DTRACEACT_DIFEXPR && a->difo != NULL && a->difo->rtype.dtdt_kind == DIF_TYPE_CTF &&
+		    a->difo->rtype.dtdt_size == 0)
+			continue;
+		if (commit)
+			dnerror(pcb, stmt, D_DREC_COMM, "data-recording actions may not follow commit( )");
+		if (!spec)
+			datarec = true;
+	}
+}
+
 static void
 dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 {
@@ -724,19 +964,13 @@ dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 
 	al->stmt++;
 	if (e->kind == DT_NODE_AGG) {
-		if (al->spec)
-			dnerror(pcb, e, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
-		if (al->commit)
-			dnerror(pcb, e, D_AGG_COMM, "aggregating actions may not follow commit( )");
 		dt_compile_agg(pcb, al, e);
-		al->agg = true;
+		dt_stmt_order(pcb, al, s);
 		return;
 	}
 	if (dt_node_is_actfunc(e)) {
-		if (al->commit && e->ident->id != DT_ACT_COMMIT && e->ident->id != DT_ACT_DISCARD &&
-		    e->ident->id != DT_ACT_EXIT)
-			dnerror(pcb, e, D_DREC_COMM, "data-recording actions may not follow commit( )");
 		dt_compile_action(pcb, al, e);
+		dt_stmt_order(pcb, al, s);
 		return;
 	}
 	if (e->kind == DT_NODE_FUNC && e->ident->kind == DT_IDENT_AGGFUNC)
@@ -748,6 +982,7 @@ dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 	dp->rtype.dtdt_kind = DIF_TYPE_CTF;
 	dp->rtype.dtdt_ckind = 1;
 	dt_act_add(al, DTRACEACT_DIFEXPR, dp);
+	dt_stmt_order(pcb, al, s);
 }
 
 /* Load the argument types of the first probe matching the description. */

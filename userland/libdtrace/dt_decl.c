@@ -95,7 +95,9 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	case 0:
 		if (m & DT_DS_SHORT)
 			return sign ? pcb->t_short : pcb->t_ushort;
-		if (m & (DT_DS_LONG | DT_DS_LONGLONG))
+		if (m & DT_DS_LONGLONG) /* its own name: printf's %ll conversions ask for it */
+			return dt_type_lookup(pcb, sign ? "long long" : "unsigned long long");
+		if (m & DT_DS_LONG)
 			return sign ? pcb->t_long : pcb->t_ulong;
 		if (ds->base == 0 && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
 			dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");

@@ -93,6 +93,7 @@ struct dtrace_hdl {
 	void *dt_bestate;
 	int dt_ncpu;
 	int dt_active;
+	int dt_inprog; /* setting an option from a D program's #pragma (dt_program.c) */
 	int dt_stopped;
 	int dt_filled;
 	int dt_beganon;

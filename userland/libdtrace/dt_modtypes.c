@@ -577,3 +577,19 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: %s", n->string,
 		anymod ? "Unknown symbol name" : "Unknown module name");
 }
+
+bool
+dt_modtypes_have_module(dt_pcb_t *pcb, const char *mod)
+{
+	struct dt_modtypes *mt = dt_mods(pcb);
+	bool found = false;
+
+	(void)pthread_mutex_lock(&dt_modobj_lock);
+	for (size_t i = 0; i < mt->nmods && !found; i++) {
+		dt_modobj_t *o;
+		if (dt_mod_match(mt, &mt->mods[i], mod) && (o = dt_mod_obj(&mt->mods[i])) != NULL)
+			found = o->reader != NULL;
+	}
+	(void)pthread_mutex_unlock(&dt_modobj_lock);
+	return found;
+}

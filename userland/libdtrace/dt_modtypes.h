@@ -50,6 +50,8 @@ dt_type_t *dt_modtypes_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
  * information with D_SYM_NOTYPES.
  */
 dt_node_t *dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags);
+/* #pragma D depends_on module: is `mod' loaded, with type data (CTF or DWARF)? */
+bool dt_modtypes_have_module(dt_pcb_t *pcb, const char *mod);
 
 /* ---- between dt_modtypes.c and the readers (dt_ctf.c, dt_dwarf.c) ----- */
 

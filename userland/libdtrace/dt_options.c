@@ -296,6 +296,8 @@ dt_opt_cpp_opts(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
 	if (arg == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
 	return dt_cpp_add_arg(dtp, (const char *)option, arg);
 }
 
@@ -305,6 +307,8 @@ dt_opt_cpp_hdrs(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	(void)option;
 	if (arg != NULL)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
 	return dt_cpp_add_arg(dtp, "-H", "");
 }
 
@@ -316,6 +320,8 @@ dt_opt_cpp_path(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	(void)option;
 	if (arg == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
 	if ((cpp = strdup(arg)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	free(dtp->dt_cpp_path);

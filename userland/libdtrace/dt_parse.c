@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "dt_cg.h"
 #include "dt_grammar.h"
 #include "dt_parse.h"
+#include "dt_modtypes.h"
 
 /* ---- arena ---------------------------------------------------------------- */
 
@@ -98,7 +100,8 @@ dt_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, va_list ap)
 	 */
 	if (!pcb->fromfile)
 		e->line = 0;
-	if (pcb->cflags & DT_C_ETAGS)
+	/* D_NTAGS: DTrace's compiler warnings (yywarn), which carry no tag */
+	if ((pcb->cflags & DT_C_ETAGS) && tag != D_NTAGS)
 		snprintf(prefix, sizeof(prefix), "[%s] ", dt_errtag_name(tag));
 	n = strlen(prefix);
 	if (pcb->filetag != NULL)
@@ -331,98 +334,30 @@ dt_opstr(int op)
 /* ---- probe descriptions ------------------------------------------------- */
 
 /*
- * Expand $N, $$N and $name in a probe description, with the same rules for
- * undefined arguments as in expressions.
- */
-static char *
-dt_pdesc_expand(dt_pcb_t *pcb, const char *s)
-{
-	size_t cap = strlen(s) + 256, n = 0;
-	char *out = dt_zalloc(pcb, cap);
-	while (*s != '\0') {
-		const char *val = NULL;
-		char buf[64];
-		if (*s == '$') {
-			const char *p = s + 1;
-			bool dbl = false;
-			if (*p == '$') {
-				dbl = true;
-				p++;
-			}
-			if (isdigit((unsigned char)*p)) {
-				long i = strtol(p, NULL, 10);
-				size_t len = strspn(p, "0123456789");
-				if (i >= pcb->sargc && !(pcb->cflags & DT_C_DEFARG)) {
-					char name[32];
-					snprintf(name, sizeof(name), "%s%.*s", dbl ? "$$" : "$", (int)len, p);
-					dt_error(pcb, 0, D_MACRO_UNDEF, "macro argument %s is not defined", name);
-				}
-				if (i < pcb->sargc) {
-					val = pcb->sargv[i];
-					pcb->sflagv[i] = 1;
-				} else {
-					val = dbl ? "" : "0";
-				}
-				s = p + len;
-			} else if (isalpha((unsigned char)*p) || *p == '_') {
-				size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-				const dt_cmacros_t *m = &pcb->opts->macros;
-				int64_t v = 0;
-				if (len == 3 && strncmp(p, "pid", 3) == 0)
-					v = m->set ? m->pid : getpid();
-				else if (len == 4 && strncmp(p, "ppid", 4) == 0)
-					v = m->set ? m->ppid : getppid();
-				else if (len == 6 && strncmp(p, "target", 6) == 0)
-					v = m->set ? m->target : 0;
-				else if (len == 3 && strncmp(p, "uid", 3) == 0)
-					v = m->set ? m->uid : (int64_t)getuid();
-				else if (len == 3 && strncmp(p, "gid", 3) == 0)
-					v = m->set ? m->gid : (int64_t)getgid();
-				else
-					dt_error(pcb, 0, D_MACRO_UNDEF, "macro variable $%.*s is not defined",
-						 (int)len, p);
-				snprintf(buf, sizeof(buf), "%lld", (long long)v);
-				val = buf;
-				s = p + len;
-			}
-		}
-		if (val == NULL) {
-			if (n + 2 > cap)
-				break;
-			out[n++] = *s++;
-			continue;
-		}
-		size_t vl = strlen(val);
-		if (n + vl + 1 > cap) {
-			char *o2 = dt_zalloc(pcb, cap * 2 + vl);
-			memcpy(o2, out, n);
-			out = o2;
-			cap = cap * 2 + vl;
-		}
-		memcpy(out + n, val, vl);
-		n += vl;
-	}
-	out[n] = '\0';
-	return out;
-}
-
-/*
- * Split "a:b:c:d" into a probe description.  Fewer than four fields fill from
- * the right starting at the field pcb->opts->pspec names (the name field by
- * default), as DTrace's dtrace_xstr2desc() does.
+ * A probe description's fields are read right to left, as DTrace's
+ * dtrace_xstr2desc() does: the last field written lands in the name field
+ * (or in the field -P/-m/-f name), earlier ones to its left.  In each field
+ * the first $N, $$N or $name is replaced by the macro argument or variable;
+ * an argument that was not given is an error even with -x defaultargs.
+ * Failures are D_PDESC_INVAL with DTrace's reasons.
  */
 static void
 dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line)
 {
-	const char *f[4] = {"", "", "", ""};
-	size_t lens[4] = {0, 0, 0, 0};
-	int nf = 1, i;
-	const char *p, *start = text;
-	int spec = pcb->opts->pspec;
+	static const size_t max[4] = {DTRACE_PROVNAMELEN, DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN,
+				      DTRACE_NAMELEN};
+	char *dst[4];
+	int spec = pcb->opts->pspec, nf = 1;
+	const char *p, *end;
+
+	memset(pd, 0, sizeof(*pd));
+	dst[0] = pd->dtpd_provider;
+	dst[1] = pd->dtpd_mod;
+	dst[2] = pd->dtpd_func;
+	dst[3] = pd->dtpd_name;
 
 	/* a description that is a number names a probe by its id */
 	if (text[0] != '\0' && strspn(text, "0123456789") == strlen(text)) {
-		memset(pd, 0, sizeof(*pd));
 		pd->dtpd_id = (dtrace_id_t)strtoul(text, NULL, 10);
 		if (pd->dtpd_id != DTRACE_IDNONE)
 			return;
@@ -430,35 +365,83 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 	for (p = text; *p; p++)
 		if (*p == ':')
 			nf++;
-	if (nf > 4)
-		dt_error(pcb, line, D_PDESC_INVAL, "invalid probe description \"%s\": too many ':' delimiters", text);
 	/* only command-line descriptions (-P -m -f -n) name the field a lone word fills */
 	if (!(pcb->cflags & DT_C_PSPEC) || spec < DTRACE_PROBESPEC_PROVIDER || spec > DTRACE_PROBESPEC_NAME || nf > 1)
 		spec = DTRACE_PROBESPEC_NAME;
-	/* the last field written lands in `spec', earlier ones to its left */
-	int first = spec - (nf - 1);
-	if (first < 0)
-		first = 0;
-	i = first;
-	for (p = text;; p++) {
-		if (*p == ':' || *p == '\0') {
-			f[i] = start;
-			lens[i] = (size_t)(p - start);
-			i++;
-			start = p + 1;
-			if (*p == '\0')
-				break;
+
+	end = text + strlen(text);
+	for (;;) {
+		const char *q = end, *v, *w = "";
+		const char *reason = NULL;
+		char buf[32];
+		size_t len, vlen = 0;
+
+		while (q > text && q[-1] != ':')
+			q--;
+		len = (size_t)(end - q);
+		v = memchr(q, '$', len);
+		if (v != NULL) {
+			const char *name = v + 1;
+			const char *fe = q + len;
+			len = (size_t)(v - q);
+			if (name < fe && *name == '$' && fe - name > 1)
+				name++; /* $$ is $ in a probe description */
+			if (name < fe && isdigit((unsigned char)*name)) {
+				char *e;
+				errno = 0;
+				long i = strtol(name, &e, 10);
+				if (e > fe)
+					e = (char *)fe;
+				if (i < 0 || i >= pcb->sargc || errno != 0) {
+					reason = "Undefined macro variable in probe description";
+				} else {
+					v = pcb->sargv[i];
+					vlen = strlen(v);
+					pcb->sflagv[i] = 1;
+					w = dt_strndup(pcb, e, (size_t)(fe - e));
+				}
+			} else if (name < fe) {
+				const dt_cmacros_t *m = &pcb->opts->macros;
+				size_t nl = (size_t)(fe - name);
+				int64_t val = 0;
+				if (nl == 3 && strncmp(name, "pid", 3) == 0)
+					val = m->set ? m->pid : getpid();
+				else if (nl == 4 && strncmp(name, "ppid", 4) == 0)
+					val = m->set ? m->ppid : getppid();
+				else if (nl == 4 && strncmp(name, "pgid", 4) == 0)
+					val = m->set ? m->pgid : getpgrp();
+				else if (nl == 3 && strncmp(name, "sid", 3) == 0)
+					val = m->set ? m->sid : getsid(0);
+				else if (nl == 6 && strncmp(name, "target", 6) == 0)
+					val = m->set ? m->target : 0;
+				else if (nl == 3 && strncmp(name, "uid", 3) == 0)
+					val = m->set ? m->uid : (int64_t)getuid();
+				else if (nl == 3 && strncmp(name, "gid", 3) == 0)
+					val = m->set ? m->gid : (int64_t)getgid();
+				else
+					reason = "Undefined macro variable in probe description";
+				snprintf(buf, sizeof(buf), "%d", (int)val);
+				v = buf;
+				vlen = strlen(buf);
+			} else {
+				reason = "Undefined macro variable in probe description";
+			}
 		}
-	}
-	memset(pd, 0, sizeof(*pd));
-	size_t max[4] = {DTRACE_PROVNAMELEN, DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN, DTRACE_NAMELEN};
-	char *dst[4] = {pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name};
-	for (i = 0; i < 4; i++) {
-		if (lens[i] >= max[i])
-			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe description \"%s\": %s name too long",
-				 text, i == 0 ? "provider" : i == 1 ? "module" : i == 2 ? "function" : "probe");
-		memcpy(dst[i], f[i], lens[i]);
-		dst[i][lens[i]] = '\0';
+		if (reason == NULL && spec < DTRACE_PROBESPEC_PROVIDER)
+			reason = "Overspecified probe description";
+		if (reason == NULL && len + vlen + strlen(w) >= max[spec])
+			reason = "File name too long";
+		if (reason != NULL)
+			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe description \"%s\": %s", text, reason);
+		memcpy(dst[spec], q, len);
+		if (v != NULL) {
+			memcpy(dst[spec] + len, v, vlen);
+			memcpy(dst[spec] + len + vlen, w, strlen(w));
+		}
+		spec--;
+		if (q == text)
+			break;
+		end = q - 1;
 	}
 }
 
@@ -474,10 +457,7 @@ dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line)
 void
 dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd)
 {
-	const char *t = n->string;
-	if (strchr(t, '$') != NULL)
-		t = dt_pdesc_expand(pcb, t);
-	dt_pdesc_parse(pcb, t, pd, n->line);
+	dt_pdesc_parse(pcb, n->string, pd, n->line);
 }
 
 /* ---- clauses ----------------------------------------------------------- */
@@ -503,42 +483,94 @@ dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts
 
 /* ---- #pragma and control lines -------------------------------------------- */
 
-static char *
-dt_pragma_tok(char **sp)
+/*
+ * A control line is split as DTrace's lexer does it: words separated by
+ * blanks, each an integer (decimal, octal or hex, with u/l suffixes), a
+ * "quoted string" or else an identifier (any other run of characters).
+ */
+struct dt_pragpend {
+	struct dt_pragpend *next;
+	const char *name, *prname;
+	int line;
+};
+
+typedef enum { DT_PTOK_IDENT, DT_PTOK_STRING, DT_PTOK_INT } dt_ptok_kind_t;
+
+typedef struct dt_ptok {
+	dt_ptok_kind_t kind;
+	char *s;
+	uint64_t v;
+} dt_ptok_t;
+
+#define DT_PRAGMA_MAXTOK 64
+
+static bool
+dt_pragma_isint(const char *s, uint64_t *vp)
 {
-	char *s = *sp, *t;
-	while (*s != '\0' && isspace((unsigned char)*s))
-		s++;
-	if (*s == '\0') {
-		*sp = s;
-		return NULL;
-	}
-	if (*s == '"') {
-		t = ++s;
-		while (*s != '\0' && *s != '"')
+	char *e;
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*vp = strtoull(s, &e, 0);
+	/* what the lexer's integer pattern accepts: digits then [uU]?[lL]?[lL]? */
+	if (*e == 'u' || *e == 'U')
+		e++;
+	if (*e == 'l' || *e == 'L')
+		e++;
+	if (*e == 'l' || *e == 'L')
+		e++;
+	return *e == '\0' && errno == 0;
+}
+
+static int
+dt_pragma_split(dt_pcb_t *pcb, char *s, dt_ptok_t *t)
+{
+	int n = 0;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\f' || *s == '\v' || *s == '\r')
 			s++;
-		if (*s == '"')
+		if (*s == '\0' || n == DT_PRAGMA_MAXTOK)
+			return n;
+		if (*s == '"') {
+			char *b = ++s;
+			while (*s != '\0' && *s != '"') {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+				s++;
+			}
+			if (*s != '"')
+				dt_error(pcb, 0, D_STR_NL, "newline encountered in string literal");
 			*s++ = '\0';
-		*sp = s;
-		return t;
+			t[n].kind = DT_PTOK_STRING;
+			t[n++].s = b;
+			continue;
+		}
+		char *b = s;
+		while (*s != '\0' && *s != '"' && *s != ' ' && *s != '\t' && *s != '\f' && *s != '\v' &&
+		       *s != '\r')
+			s++;
+		char c = *s;
+		*s = '\0';
+		t[n].s = dt_strdup(pcb, b);
+		*s = c;
+		t[n].kind = dt_pragma_isint(t[n].s, &t[n].v) ? DT_PTOK_INT : DT_PTOK_IDENT;
+		n++;
 	}
-	t = s;
-	while (*s != '\0' && !isspace((unsigned char)*s))
-		s++;
-	if (*s != '\0')
-		*s++ = '\0';
-	*sp = s;
-	return t;
 }
 
 static void
-dt_pragma_option(dt_pcb_t *pcb, char *arg)
+dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 {
-	char *name = arg, *val = strchr(arg, '=');
+	char *name, *val;
 	dt_cprog_t *prog = pcb->prog;
 	char errbuf[256] = "";
 
-	if (val != NULL)
+	if (n < 1 || t[0].kind != DT_PTOK_IDENT)
+		dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma option <option>=<val>");
+	if (n > 1)
+		dt_error(pcb, 0, D_PRAGMA_MALFORM, "superfluous arguments specified for #pragma option");
+	name = t[0].s;
+	if ((val = strchr(name, '=')) != NULL)
 		*val++ = '\0';
 	if (pcb->opts->ops.setopt != NULL &&
 	    pcb->opts->ops.setopt(pcb->opts->ops.arg, name, val, errbuf, sizeof(errbuf)) != 0) {
@@ -577,78 +609,235 @@ dt_pragma_option(dt_pcb_t *pcb, char *arg)
 	prog->noptions++;
 }
 
+/* "Stable/Evolving/Common": DTrace's dtrace_str2attr() */
+static bool
+dt_pragma_attr_ok(const char *s)
+{
+	static const char *const stab[] = {"Internal", "Private", "Obsolete", "External", "Unstable",
+					   "Evolving", "Stable", "Standard"};
+	static const char *const cls[] = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
+	char buf[128];
+	const char *const *tab[3] = {stab, stab, cls};
+	size_t ntab[3] = {8, 8, 6};
+	int i = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *p = strtok_r(buf, "/", &save); p != NULL; p = strtok_r(NULL, "/", &save)) {
+		size_t j;
+		if (i >= 3)
+			return false;
+		for (j = 0; j < ntab[i]; j++)
+			if (strcasecmp(p, tab[i][j]) == 0)
+				break;
+		if (j == ntab[i])
+			return false;
+		i++;
+	}
+	return true;
+}
+
+/* "1.2" or "1.2.3": DTrace's dt_version_str2num() */
+static bool
+dt_pragma_version_ok(const char *s)
+{
+	int dots = 0;
+	unsigned long n;
+	char *e;
+	for (;;) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		n = strtoul(s, &e, 10);
+		if ((dots == 0 && n > 0xff) || (dots == 1 && n > 0xfff) || (dots == 2 && n > 0xfff))
+			return false;
+		s = e;
+		if (*s == '\0')
+			return true;
+		if (*s != '.' || ++dots > 2)
+			return false;
+		s++;
+	}
+}
+
+/*
+ * #pragma D attributes / binding: a name defined by DTrace itself (a built-in
+ * variable, function or action) is outside the program's scope; a name the
+ * program itself declares gets the attributes or version.
+ */
+static void
+dt_pragma_binding(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
+{
+	bool attrs = strcmp(prname, "attributes") == 0;
+	const char *name;
+
+	if (attrs) {
+		if (n < 2 || t[0].kind != DT_PTOK_IDENT || t[1].kind != DT_PTOK_IDENT)
+			dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <attributes> <ident>", prname);
+		if (!dt_pragma_attr_ok(t[0].s))
+			dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid attributes specified by #pragma %s", prname);
+		name = t[1].s;
+		if (strcmp(name, "provider") == 0) {
+			/* attributes of a provider's parts: provider NAME COMPONENT */
+			if (n < 4 || t[2].kind != DT_PTOK_IDENT || t[3].kind != DT_PTOK_IDENT)
+				dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <attributes> <ident>",
+					 prname);
+			const char *part = t[3].s;
+			if (strcmp(part, "provider") != 0 && strcmp(part, "module") != 0 &&
+			    strcmp(part, "function") != 0 && strcmp(part, "name") != 0 && strcmp(part, "args") != 0 &&
+			    pcb->opts->ops.probe_match != NULL) {
+				dtrace_probedesc_t pd;
+				memset(&pd, 0, sizeof(pd));
+				snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", t[2].s);
+				/* DTrace names the provider where the component belongs, and the reverse */
+				if (pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, NULL) > 0)
+					dt_error(pcb, 0, D_PRAGMA_INVAL,
+						 "invalid component \"%s\" in attribute #pragma for provider %s",
+						 t[2].s, part);
+			}
+			return;
+		}
+	} else {
+		if (n < 2 || t[0].kind != DT_PTOK_STRING || t[1].kind != DT_PTOK_IDENT)
+			dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s \"version\" <ident>", prname);
+		if (!dt_pragma_version_ok(t[0].s))
+			dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid version string specified by #pragma %s", prname);
+		name = t[1].s;
+	}
+	dt_ident_t *idp = dt_builtin_lookup(pcb, name);
+	if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))
+		dt_error(pcb, 0, D_PRAGMA_SCOPE, "#pragma %s cannot modify entity defined outside program scope",
+			 prname);
+	if (idp != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
+		return;
+	/* a name the program has yet to declare: it must do so before the end */
+	struct dt_pragpend *pp = dt_zalloc(pcb, sizeof(*pp));
+	pp->name = dt_strdup(pcb, name);
+	pp->prname = attrs ? "attributes" : "binding";
+	pp->line = pcb->lineno;
+	pp->next = pcb->pragpend;
+	pcb->pragpend = pp;
+}
+
+/* After parsing: a #pragma attributes/binding whose name was never declared. */
+static void
+dt_pragma_unused(dt_pcb_t *pcb)
+{
+	struct dt_pragpend *first = NULL;
+	for (struct dt_pragpend *pp = pcb->pragpend; pp != NULL; pp = pp->next) {
+		dt_ident_t *idp = dt_builtin_lookup(pcb, pp->name);
+		if ((idp == NULL || (idp->flags & DT_IDFLG_BUILTIN)) && dt_idtab_lookup(&pcb->globals, pp->name) == NULL)
+			first = pp; /* the list is newest first: report the earliest */
+	}
+	if (first != NULL)
+		dt_error(pcb, first->line, D_PRAGMA_UNUSED, "unused #pragma %s", first->prname);
+}
+
+static void
+dt_pragma_depends(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
+{
+	if (n < 2 || t[0].kind != DT_PTOK_IDENT || t[1].kind != DT_PTOK_IDENT)
+		dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <class> <name>", prname);
+	const char *cls = t[0].s, *name = t[1].s;
+	bool found = true;
+	if (strcmp(cls, "provider") == 0) {
+		if (pcb->opts->ops.probe_match != NULL) {
+			dtrace_probedesc_t pd;
+			memset(&pd, 0, sizeof(pd));
+			snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", name);
+			found = pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, NULL) > 0;
+		}
+	} else if (strcmp(cls, "module") == 0) {
+		/* a module with type information: one of the process's loaded objects */
+		found = dt_modtypes_have_module(pcb, name);
+	} else if (strcmp(cls, "library") != 0) {
+		dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid class %s specified by #pragma %s", cls, prname);
+	}
+	if (!found)
+		dt_error(pcb, 0, D_PRAGMA_DEPEND, "program requires %s %s", cls, name);
+}
+
+/*
+ * A control line: # N "file" (cpp's line markers), #line, #error, #ident,
+ * #pragma D ... .  As in C, #pragma for another compiler and a lone # are
+ * ignored.  Errors name the directive's line, except those DTrace reports
+ * before it steps back over the line's newline (a directive that does not
+ * start with a name, a malformed #line).
+ */
 void
 dt_pragma(dt_pcb_t *pcb, char *line)
 {
-	char *s = strchr(line, '#') + 1, *tok, *kind;
+	dt_ptok_t t[DT_PRAGMA_MAXTOK];
+	char *s = strchr(line, '#') + 1;
+	int n = dt_pragma_split(pcb, s, t), i = 0;
+	enum { DIR, SUB, DCP } kind = DIR;
+	int here = pcb->lineno;
 
-	tok = dt_pragma_tok(&s);
-	if (tok == NULL)
-		return; /* a lone '#' is a null directive */
-	if (isdigit((unsigned char)*tok) || strcmp(tok, "line") == 0) {
-		/* cpp line marker: # N "file" or #line N "file" */
-		if (!isdigit((unsigned char)*tok))
-			tok = dt_pragma_tok(&s);
-		if (tok == NULL || !isdigit((unsigned char)*tok))
-			dt_error(pcb, 0, D_PRAGCTL_INVAL, "invalid control directive: #line");
-		pcb->lineno = (int)strtol(tok, NULL, 10) - 1;
-		if ((tok = dt_pragma_tok(&s)) != NULL) {
-			/* cpp names the input "<stdin>": keep DTrace's plain "line N" */
-			if (strcmp(tok, "<stdin>") != 0 && strcmp(tok, "<command-line>") != 0 &&
-			    strcmp(tok, "<built-in>") != 0 && pcb->cppbuf != NULL &&
-			    (pcb->opts->filename == NULL || strcmp(tok, pcb->opts->filename) != 0))
-				pcb->filetag = dt_strdup(pcb, tok);
-			else
-				pcb->filetag = NULL;
+	for (; i < n; i++) {
+		const char *w = t[i].s;
+		bool isline = t[i].kind == DT_PTOK_INT;
+		if (!isline && t[i].kind != DT_PTOK_IDENT)
+			dt_error(pcb, here + 1, D_PRAGCTL_INVAL, "invalid control directive");
+		if (!isline && kind == DIR && strcmp(w, "pragma") == 0) {
+			kind = SUB;
+			continue;
 		}
-		return;
-	}
-	if (strcmp(tok, "ident") == 0)
-		return;
-	if (strcmp(tok, "error") == 0) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		dt_error(pcb, 0, D_PRAGERR, "#error %s", s);
-	}
-	if (strcmp(tok, "pragma") != 0)
-		dt_error(pcb, 0, D_PRAGCTL_INVAL, "invalid control directive: #%s", tok);
-
-	kind = dt_pragma_tok(&s);
-	if (kind == NULL || strcmp(kind, "D") != 0)
-		return; /* pragmas for other compilers are ignored, as in C */
-	tok = dt_pragma_tok(&s);
-	if (tok == NULL)
-		dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma D directive");
-	if (strcmp(tok, "option") == 0) {
-		char *arg;
-		int n = 0;
-		while ((arg = dt_pragma_tok(&s)) != NULL) {
-			dt_pragma_option(pcb, arg);
-			n++;
+		if (!isline && kind == SUB && strcmp(w, "D") == 0) {
+			kind = DCP;
+			continue;
 		}
-		if (n == 0)
-			dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma option");
-	} else if (strcmp(tok, "attributes") == 0 || strcmp(tok, "binding") == 0 ||
-	           strcmp(tok, "depends_on") == 0) {
-		char *a = dt_pragma_tok(&s), *b = dt_pragma_tok(&s);
-		if (a == NULL || b == NULL)
-			dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <%s> <%s>", tok,
-				 strcmp(tok, "depends_on") == 0 ? "class" : strcmp(tok, "binding") == 0 ? "version" : "attributes",
-				 strcmp(tok, "depends_on") == 0 ? "name" : "ident");
-		if (strcmp(tok, "depends_on") == 0) {
-			if (strcmp(a, "provider") != 0 && strcmp(a, "module") != 0 && strcmp(a, "library") != 0)
-				dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid class %s specified by #pragma %s", a, tok);
-			if (strcmp(a, "provider") == 0 && pcb->opts->ops.probe_match != NULL) {
-				dtrace_probedesc_t pd;
-				memset(&pd, 0, sizeof(pd));
-				snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", b);
-				if (pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, NULL) <= 0)
-					dt_error(pcb, 0, D_PRAGMA_DEPEND,
-						 "program requires provider %s", b);
+		if (isline || strcmp(w, "line") == 0) {
+			/* # N ["file" [state]] and #line N ["file" [state]] */
+			int a = isline ? i : i + 1;
+			int at = isline ? here + 1 : here;
+			if (a >= n || t[a].kind != DT_PTOK_INT || (a + 1 < n && t[a + 1].kind != DT_PTOK_STRING) ||
+			    (a + 2 < n && t[a + 2].kind != DT_PTOK_INT))
+				dt_error(pcb, at, D_PRAGMA_MALFORM, "malformed #%s <line> [ [\"file\"] state ]",
+					 "line");
+			pcb->lineno = (int)t[a].v - 1;
+			if (a + 1 < n) {
+				const char *f = t[a + 1].s;
+				/* cpp names the input "<stdin>": keep DTrace's plain "line N" */
+				if (strcmp(f, "<stdin>") != 0 && strcmp(f, "<command-line>") != 0 &&
+				    strcmp(f, "<built-in>") != 0 && pcb->cppbuf != NULL &&
+				    (pcb->opts->filename == NULL || strcmp(f, pcb->opts->filename) != 0))
+					pcb->filetag = dt_strdup(pcb, f);
+				else
+					pcb->filetag = NULL;
 			}
+			return;
 		}
-	} else {
-		dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid control directive: #pragma %s", tok);
+		if (strcmp(w, "error") == 0) {
+			/* the words that follow, each with a blank after it */
+			char msg[1024] = "";
+			size_t len = 0;
+			for (int j = i + 1; j < n; j++) {
+				if (t[j].kind == DT_PTOK_INT)
+					continue;
+				len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0, "%s ",
+							t[j].s);
+				if (len >= sizeof(msg))
+					len = sizeof(msg) - 1;
+			}
+			dt_error(pcb, here, D_PRAGERR, "#%s: %s", w, msg);
+		}
+		if (strcmp(w, "ident") == 0)
+			return;
+		if (kind == DCP && strcmp(w, "option") == 0) {
+			dt_pragma_option(pcb, t + i + 1, n - i - 1);
+			return;
+		}
+		if (kind == DCP && (strcmp(w, "attributes") == 0 || strcmp(w, "binding") == 0)) {
+			dt_pragma_binding(pcb, w, t + i + 1, n - i - 1);
+			return;
+		}
+		if (kind == DCP && strcmp(w, "depends_on") == 0) {
+			dt_pragma_depends(pcb, w, t + i + 1, n - i - 1);
+			return;
+		}
+		if (kind == DIR)
+			dt_error(pcb, here, D_PRAGCTL_INVAL, "invalid control directive: #%s", w);
+		if (kind == DCP)
+			dt_error(pcb, here, D_PRAGMA_INVAL, "invalid D pragma: %s", w);
+		return; /* K&R: unknown pragmas are ignored */
 	}
 }
 
@@ -767,6 +956,7 @@ dt_compile_body(dt_pcb_t *pcb)
 
 	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->root == NULL)
 		dt_error(pcb, 0, D_EMPTY, "empty D program translation unit");
+	dt_pragma_unused(pcb);
 
 	/*
 	 * DTrace checks only the last macro argument: it must be referenced

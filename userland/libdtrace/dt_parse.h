@@ -282,6 +282,7 @@ struct dt_pcb {
 	dt_type_t *enum_cur;
 	int64_t enum_next;
 	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
+	struct dt_pragpend *pragpend; /* #pragma attributes/binding waiting for their name (dt_parse.c) */
 };
 
 /* lexer states the grammar selects */

@@ -71,7 +71,12 @@ dt_cops_setopt(void *arg, const char *name, const char *value, char *errbuf, siz
 {
 	dtrace_hdl_t *dtp = arg;
 
-	if (dtrace_setopt(dtp, name, value) == 0)
+	int r;
+
+	dtp->dt_inprog = 1;
+	r = dtrace_setopt(dtp, name, value);
+	dtp->dt_inprog = 0;
+	if (r == 0)
 		return 0;
 	(void)snprintf(errbuf, errlen, "%s", dtrace_errmsg(dtp, dtrace_errno(dtp)));
 	return -1;

@@ -2,6 +2,6 @@
 
 BEGIN
 {
-	printf("%hd\n", 65537);
+	printf("%hd\n", (short)65537);
 	exit(0);
 }

@@ -2,6 +2,6 @@
 
 BEGIN
 {
-	printf("%hu\n", 65535 + 2);
+	printf("%hu\n", (unsigned short)(65535 + 2));
 	exit(0);
 }

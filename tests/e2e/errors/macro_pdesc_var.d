@@ -1,0 +1,4 @@
+pid$ppidd:::entry
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%s %s\n", $$1, $$2);
+	exit(0);
+}

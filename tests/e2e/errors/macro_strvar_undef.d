@@ -1,0 +1,5 @@
+BEGIN
+{
+	trace($$nosuch);
+	exit(0);
+}

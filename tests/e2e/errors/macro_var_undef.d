@@ -1,0 +1,5 @@
+BEGIN
+{
+	trace($parent);
+	exit(0);
+}

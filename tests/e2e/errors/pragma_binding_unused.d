@@ -1,0 +1,3 @@
+#pragma D binding "1.0" counter
+
+BEGIN { exit(0); }

@@ -1,0 +1,5 @@
+BEGIN
+{
+#"not a directive"
+	exit(0);
+}

@@ -1,0 +1,2 @@
+#pragma D depends_on provider "dtrace"
+BEGIN { exit(0); }

@@ -1,0 +1,3 @@
+#pragma error "stop here" now
+
+BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+#pragma D option define=LIMIT=10
+BEGIN { exit(0); }

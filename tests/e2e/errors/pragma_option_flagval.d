@@ -1,0 +1,2 @@
+#pragma D option zdefs=1
+BEGIN { exit(0); }

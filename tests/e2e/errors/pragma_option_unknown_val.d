@@ -1,0 +1,2 @@
+#pragma D option nosuchoption=3
+BEGIN { exit(0); }

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%@d\n", 1);
+	exit(0);
+}

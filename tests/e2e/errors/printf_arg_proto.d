@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d and %s\n", 1);
+	exit(0);
+}

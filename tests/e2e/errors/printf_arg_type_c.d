@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%c\n", timestamp);
+	exit(0);
+}

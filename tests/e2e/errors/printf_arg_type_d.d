@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("pid %d\n", execname);
+	exit(0);
+}

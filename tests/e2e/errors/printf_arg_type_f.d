@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%f\n", 1);
+	exit(0);
+}

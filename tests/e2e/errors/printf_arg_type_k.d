@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%k\n", 1234);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%s\n", pid);
+	exit(0);
+}

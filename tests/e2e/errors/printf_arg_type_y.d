@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%Y\n", (int)walltimestamp);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("100%");
+	exit(0);
+}

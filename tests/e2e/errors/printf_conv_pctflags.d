@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d %5%\n", 1);
+	exit(0);
+}

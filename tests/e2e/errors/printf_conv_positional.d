@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%1$d\n", 1);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%**d\n", 1, 2, 3);
+	exit(0);
+}

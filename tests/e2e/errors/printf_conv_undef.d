@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d %z\n", 1, 2);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%.*s\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%*d\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%*d\n", "wide", 1);
+	exit(0);
+}

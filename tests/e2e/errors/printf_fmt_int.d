@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf(42);
+	exit(0);
+}

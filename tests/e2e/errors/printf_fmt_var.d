@@ -1,0 +1,6 @@
+BEGIN
+{
+	fmt = "%d\n";
+	printf(fmt, 1);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf();
+	exit(0);
+}

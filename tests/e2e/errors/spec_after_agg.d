@@ -1,0 +1,5 @@
+BEGIN
+{
+	@n = count();
+	speculate(speculation());
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("first\n");
+	speculate(speculation());
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@total = sum(1);
+	commit(1);
+}

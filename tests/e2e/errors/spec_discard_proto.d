@@ -1,0 +1,4 @@
+BEGIN
+{
+	discard(1, 2);
+}

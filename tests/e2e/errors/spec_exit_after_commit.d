@@ -1,0 +1,5 @@
+BEGIN
+{
+	commit(1);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	speculate(speculation());
+	speculate(speculation());
+	exit(0);
+}
