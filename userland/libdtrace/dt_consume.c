@@ -85,42 +85,24 @@ dt_trunc_agg(const dtrace_aggdata_t *aggdata, void *arg)
 	return DTRACE_AGGWALK_NEXT;
 }
 
-/* The value record that follows normalize()'s and trunc()'s id record. */
-static int
-dt_aggop_value(dtrace_hdl_t *dtp, const char *base, const dtrace_recdesc_t *rec, int64_t *vp,
-	       int err)
-{
-	const char *addr = base + rec->dtrd_offset;
-
-	switch (rec->dtrd_size) {
-	case sizeof(int64_t):
-		*vp = *(const int64_t *)addr;
-		return 0;
-	case sizeof(int32_t):
-		*vp = *(const int32_t *)addr;
-		return 0;
-	case sizeof(int16_t):
-		*vp = *(const int16_t *)addr;
-		return 0;
-	case sizeof(int8_t):
-		*vp = *(const int8_t *)addr;
-		return 0;
-	default:
-		return dt_set_errno(dtp, err);
-	}
-}
-
+/*
+ * normalize() and trunc() record the aggregation's id, then their value
+ * (a LIBACT record of the same kind, 1 to 8 bytes).
+ */
 static int
 dt_aggop_pair(dtrace_hdl_t *dtp, const char *base, const dtrace_recdesc_t *rec, uint64_t act,
 	      dt_aggop_t *op, int64_t *vp, int err)
 {
+	uint64_t u;
+
 	if (rec->dtrd_size != sizeof(dtrace_aggvarid_t))
 		return dt_set_errno(dtp, err);
 	op->id = *(const dtrace_aggvarid_t *)(base + rec->dtrd_offset);
 	rec++;
-	if (rec->dtrd_action != DTRACEACT_LIBACT || rec->dtrd_arg != act)
+	if (rec->dtrd_action != DTRACEACT_LIBACT || rec->dtrd_arg != act ||
+	    dt_rec_int(base + rec->dtrd_offset, rec->dtrd_size, vp, &u) != 0)
 		return dt_set_errno(dtp, err);
-	return dt_aggop_value(dtp, base, rec, vp, err);
+	return 0;
 }
 
 static int
@@ -233,6 +215,22 @@ dt_flowindent(dtrace_hdl_t *dtp, dtrace_probedata_t *data, dtrace_epid_t last, c
 
 /* --- Records ------------------------------------------------------------- */
 
+/* What a probe or record callback said: 0 go on, 1 skip; -1 (errno set) stop. */
+static int
+dt_verdict(dtrace_hdl_t *dtp, int rval)
+{
+	switch (rval) {
+	case DTRACE_CONSUME_THIS:
+		return 0;
+	case DTRACE_CONSUME_NEXT:
+		return 1;
+	case DTRACE_CONSUME_ABORT:
+		return dt_set_errno(dtp, EDT_DIRABORT);
+	default:
+		return dt_set_errno(dtp, EDT_BADRVAL);
+	}
+}
+
 /*
  * Consume the firing at buf[offs] and return the offset past it, or
  * (size_t)-1 with dt_errno set.  Filler words before it are skipped.
@@ -291,15 +289,10 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 	if (flow && data.dtpda_flow == DTRACEFLOW_ENTRY)
 		data.dtpda_indent += 2;
 
-	if (rval == DTRACE_CONSUME_NEXT)
+	if ((rval = dt_verdict(dtp, rval)) != 0) {
+		if (rval < 0)
+			return (size_t)-1;
 		goto next;
-	if (rval == DTRACE_CONSUME_ABORT) {
-		(void)dt_set_errno(dtp, EDT_DIRABORT);
-		return (size_t)-1;
-	}
-	if (rval != DTRACE_CONSUME_THIS) {
-		(void)dt_set_errno(dtp, EDT_BADRVAL);
-		return (size_t)-1;
 	}
 
 	for (i = 0; i < epd->dtepd_nrecs; i++) {
@@ -334,20 +327,16 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 				(void)fseeko(fp, 0, SEEK_SET);
 				continue;
 			case DT_ACT_NORMALIZE:
-				if (i == epd->dtepd_nrecs - 1) {
-					(void)dt_set_errno(dtp, EDT_BADNORMAL);
-					return (size_t)-1;
-				}
-				if (dt_normalize(dtp, base, rec) != 0)
-					return (size_t)-1;
-				i++;
-				continue;
 			case DT_ACT_TRUNC:
+				/* these two take the id record and the value record */
 				if (i == epd->dtepd_nrecs - 1) {
-					(void)dt_set_errno(dtp, EDT_BADTRUNC);
+					(void)dt_set_errno(dtp, rec->dtrd_arg == DT_ACT_TRUNC
+					                            ? EDT_BADTRUNC
+					                            : EDT_BADNORMAL);
 					return (size_t)-1;
 				}
-				if (dt_trunc(dtp, base, rec) != 0)
+				if ((rec->dtrd_arg == DT_ACT_TRUNC ? dt_trunc : dt_normalize)(dtp, base,
+				                                                              rec) != 0)
 					return (size_t)-1;
 				i++;
 				continue;
@@ -384,15 +373,10 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 		}
 
 		rval = rfunc != NULL ? rfunc(&data, rec, arg) : DTRACE_CONSUME_THIS;
-		if (rval == DTRACE_CONSUME_NEXT)
+		if ((rval = dt_verdict(dtp, rval)) != 0) {
+			if (rval < 0)
+				return (size_t)-1;
 			continue;
-		if (rval == DTRACE_CONSUME_ABORT) {
-			(void)dt_set_errno(dtp, EDT_DIRABORT);
-			return (size_t)-1;
-		}
-		if (rval != DTRACE_CONSUME_THIS) {
-			(void)dt_set_errno(dtp, EDT_BADRVAL);
-			return (size_t)-1;
 		}
 
 		switch (act) {

@@ -33,6 +33,43 @@ dt_calloc(dtrace_hdl_t *dtp, size_t size)
 	return p;
 }
 
+char *
+dt_recstr(dtrace_hdl_t *dtp, const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		(void)dt_set_errno(dtp, EDT_NOMEM);
+	return p;
+}
+
+int
+dt_rec_int(const char *addr, size_t size, int64_t *sv, uint64_t *uv)
+{
+	switch (size) {
+	case sizeof(uint8_t):
+		*sv = *(const int8_t *)addr;
+		*uv = *(const uint8_t *)addr;
+		return 0;
+	case sizeof(uint16_t):
+		*sv = *(const int16_t *)addr;
+		*uv = *(const uint16_t *)addr;
+		return 0;
+	case sizeof(uint32_t):
+		*sv = *(const int32_t *)addr;
+		*uv = *(const uint32_t *)addr;
+		return 0;
+	case sizeof(uint64_t):
+		*sv = *(const int64_t *)addr;
+		*uv = *(const uint64_t *)addr;
+		return 0;
+	default:
+		*sv = 0;
+		*uv = 0;
+		return -1;
+	}
+}
+
 int64_t
 dt_gethrtime(void)
 {

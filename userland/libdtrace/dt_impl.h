@@ -187,6 +187,11 @@ int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd
 dtrace_hdl_t *dt_handle_create(int version, int flags);
 void dt_handle_destroy(dtrace_hdl_t *dtp);
 void *dt_alloc(dtrace_hdl_t *dtp, size_t size);
+/* A NUL-terminated copy of at most n bytes of s (EDT_NOMEM on failure). */
+char *dt_recstr(dtrace_hdl_t *dtp, const char *s, size_t n);
+/* The integer in a 1-, 2-, 4- or 8-byte record, sign- (*sv) and zero-extended
+ * (*uv); -1 (both 0) for another size. */
+int dt_rec_int(const char *addr, size_t size, int64_t *sv, uint64_t *uv);
 void *dt_calloc(dtrace_hdl_t *dtp, size_t size);
 int64_t dt_gethrtime(void);
 int dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv);

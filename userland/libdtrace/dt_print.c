@@ -39,6 +39,13 @@ dt_quantize_total(dtrace_hdl_t *dtp, int64_t datum, long double *total)
 		*total = val;
 }
 
+/* The bins a distribution shows and what its bars are scaled by. */
+typedef struct dt_qrange {
+	int first, last;      /* bins shown */
+	int positives, negatives;
+	long double total;
+} dt_qrange_t;
+
 static int
 dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp)
 {
@@ -47,9 +54,10 @@ dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp)
 }
 
 static int
-dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total,
-		   int positives, int negatives)
+dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, const dt_qrange_t *r)
 {
+	long double total = r->total;
+	int positives = r->positives, negatives = r->negatives;
 	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
 	static const char spaces[] = "                                        ";
 	unsigned len = 40, depth;
@@ -83,45 +91,61 @@ dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, lo
 	                 spaces + 40 - len + depth, n);
 }
 
+/*
+ * One bin either side of the non-empty ones: the first non-empty bin is
+ * looked for among the first `nscan' bins (DTrace's quantize() leaves its
+ * last bin out of that search), and when there is none the bins shown are
+ * `efirst'..`elast'.  Then the header.
+ */
+static int
+dt_quantize_range(dtrace_hdl_t *dtp, FILE *fp, const int64_t *data, int nscan, int nbins,
+		  int efirst, int elast, dt_qrange_t *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	while (r->first < nscan && data[r->first] == 0)
+		r->first++;
+	if (r->first == nscan) {
+		r->first = efirst;
+		r->last = elast;
+	} else {
+		if (r->first > 0)
+			r->first--;
+		r->last = nbins - 1;
+		while (r->last > 0 && data[r->last] == 0)
+			r->last--;
+		if (r->last < nbins - 1)
+			r->last++;
+	}
+
+	for (i = r->first; i <= r->last; i++) {
+		r->positives |= data[i] > 0;
+		r->negatives |= data[i] < 0;
+		dt_quantize_total(dtp, data[i], &r->total);
+	}
+	return dt_print_quanthdr(dtp, fp);
+}
+
 int
 dt_print_quantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
 {
 	const int64_t *data = addr;
-	int i, first_bin = 0, last_bin = DTRACE_QUANTIZE_NBUCKETS - 1;
-	int positives = 0, negatives = 0;
-	long double total = 0;
+	dt_qrange_t r;
+	int i;
 
 	if (size != DTRACE_QUANTIZE_NBUCKETS * sizeof(uint64_t))
 		return dt_set_errno(dtp, EDT_DMISMATCH);
 
-	while (first_bin < DTRACE_QUANTIZE_NBUCKETS - 1 && data[first_bin] == 0)
-		first_bin++;
-
-	if (first_bin == DTRACE_QUANTIZE_NBUCKETS - 1) {
-		/* nothing (cleared, or only zero increments): show around 0 */
-		first_bin = DTRACE_QUANTIZE_ZEROBUCKET - 1;
-		last_bin = DTRACE_QUANTIZE_ZEROBUCKET + 1;
-	} else {
-		if (first_bin > 0)
-			first_bin--;
-		while (last_bin > 0 && data[last_bin] == 0)
-			last_bin--;
-		if (last_bin < DTRACE_QUANTIZE_NBUCKETS - 1)
-			last_bin++;
-	}
-
-	for (i = first_bin; i <= last_bin; i++) {
-		positives |= data[i] > 0;
-		negatives |= data[i] < 0;
-		dt_quantize_total(dtp, data[i], &total);
-	}
-
-	if (dt_print_quanthdr(dtp, fp) != 0)
+	/* nothing (cleared, or only zero increments): show the bins around 0 */
+	if (dt_quantize_range(dtp, fp, data, DTRACE_QUANTIZE_NBUCKETS - 1, DTRACE_QUANTIZE_NBUCKETS,
+	                      DTRACE_QUANTIZE_ZEROBUCKET - 1, DTRACE_QUANTIZE_ZEROBUCKET + 1,
+	                      &r) != 0)
 		return -1;
 
-	for (i = first_bin; i <= last_bin; i++) {
+	for (i = r.first; i <= r.last; i++) {
 		if (dt_printf(dtp, fp, "%16lld ", (long long)DTRACE_QUANTIZE_BUCKETVAL(i)) != 0 ||
-		    dt_print_quantline(dtp, fp, data[i], normal, total, positives, negatives) != 0)
+		    dt_print_quantline(dtp, fp, data[i], normal, &r) != 0)
 			return -1;
 	}
 	return 0;
@@ -131,9 +155,9 @@ int
 dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
 {
 	const int64_t *data = addr;
-	int i, first_bin, last_bin, base, positives = 0, negatives = 0;
+	int i, base;
 	uint16_t step, levels;
-	long double total = 0;
+	dt_qrange_t r;
 	uint64_t arg;
 
 	if (size < sizeof(uint64_t))
@@ -148,33 +172,10 @@ dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, u
 	if (size != sizeof(uint64_t) * (size_t)(levels + 2))
 		return dt_set_errno(dtp, EDT_DMISMATCH);
 
-	first_bin = 0;
-	last_bin = levels + 1;
-	while (first_bin <= levels + 1 && data[first_bin] == 0)
-		first_bin++;
-
-	if (first_bin > levels + 1) {
-		first_bin = 0;
-		last_bin = 2;
-	} else {
-		if (first_bin > 0)
-			first_bin--;
-		while (last_bin > 0 && data[last_bin] == 0)
-			last_bin--;
-		if (last_bin < levels + 1)
-			last_bin++;
-	}
-
-	for (i = first_bin; i <= last_bin; i++) {
-		positives |= data[i] > 0;
-		negatives |= data[i] < 0;
-		dt_quantize_total(dtp, data[i], &total);
-	}
-
-	if (dt_print_quanthdr(dtp, fp) != 0)
+	if (dt_quantize_range(dtp, fp, data, levels + 2, levels + 2, 0, 2, &r) != 0)
 		return -1;
 
-	for (i = first_bin; i <= last_bin; i++) {
+	for (i = r.first; i <= r.last; i++) {
 		char c[32];
 		int err;
 
@@ -187,8 +188,7 @@ dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, u
 		} else {
 			err = dt_printf(dtp, fp, "%16d ", base + (i - 1) * step);
 		}
-		if (err != 0 ||
-		    dt_print_quantline(dtp, fp, data[i], normal, total, positives, negatives) != 0)
+		if (err != 0 || dt_print_quantline(dtp, fp, data[i], normal, &r) != 0)
 			return -1;
 	}
 	return 0;
@@ -198,10 +198,10 @@ int
 dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
 {
 	const int64_t *data = addr;
-	int i, first_bin, last_bin, bin = 1, order, levels, positives = 0, negatives = 0;
+	int bin = 1, order, levels;
 	uint16_t factor, low, high, nsteps;
 	int64_t value = 1, next, step;
-	long double total = 0;
+	dt_qrange_t r;
 	uint64_t arg;
 	char c[32];
 
@@ -220,30 +220,7 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 		return dt_set_errno(dtp, EDT_DMISMATCH);
 
 	levels = (int)(size / sizeof(uint64_t));
-	first_bin = 0;
-	last_bin = levels - 1;
-	while (first_bin < levels && data[first_bin] == 0)
-		first_bin++;
-
-	if (first_bin == levels) {
-		first_bin = 0;
-		last_bin = 1;
-	} else {
-		if (first_bin > 0)
-			first_bin--;
-		while (last_bin > 0 && data[last_bin] == 0)
-			last_bin--;
-		if (last_bin < levels - 1)
-			last_bin++;
-	}
-
-	for (i = first_bin; i <= last_bin; i++) {
-		positives |= data[i] > 0;
-		negatives |= data[i] < 0;
-		dt_quantize_total(dtp, data[i], &total);
-	}
-
-	if (dt_print_quanthdr(dtp, fp) != 0)
+	if (dt_quantize_range(dtp, fp, data, levels, levels, 0, 1, &r) != 0)
 		return -1;
 
 	for (order = 0; order < low; order++)
@@ -251,18 +228,17 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 	next = value * factor;
 	step = next > nsteps ? next / nsteps : 1;
 
-	if (first_bin == 0) {
+	if (r.first == 0) {
 		(void)snprintf(c, sizeof(c), "< %lld", (long long)value);
 		if (dt_printf(dtp, fp, "%16s ", c) != 0 ||
-		    dt_print_quantline(dtp, fp, data[0], normal, total, positives, negatives) != 0)
+		    dt_print_quantline(dtp, fp, data[0], normal, &r) != 0)
 			return -1;
 	}
 
 	while (order <= high && bin < levels) {
-		if (bin >= first_bin && bin <= last_bin) {
+		if (bin >= r.first && bin <= r.last) {
 			if (dt_printf(dtp, fp, "%16lld ", (long long)value) != 0 ||
-			    dt_print_quantline(dtp, fp, data[bin], normal, total, positives,
-			                       negatives) != 0)
+			    dt_print_quantline(dtp, fp, data[bin], normal, &r) != 0)
 				return -1;
 		}
 		bin++;
@@ -273,13 +249,13 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 		order++;
 	}
 
-	if (last_bin < bin || bin >= levels)
+	if (r.last < bin || bin >= levels)
 		return 0;
 
 	(void)snprintf(c, sizeof(c), ">= %lld", (long long)value);
 	if (dt_printf(dtp, fp, "%16s ", c) != 0)
 		return -1;
-	return dt_print_quantline(dtp, fp, data[bin], normal, total, positives, negatives);
+	return dt_print_quantline(dtp, fp, data[bin], normal, &r);
 }
 
 static unsigned __int128
@@ -364,13 +340,11 @@ dt_print_bytes(dtrace_hdl_t *dtp, FILE *fp, const char *c, size_t nbytes, int wi
 
 	if (i == nbytes) {
 		/* all printable, no terminating NUL: still a string */
-		char *s = dt_alloc(dtp, nbytes + 1);
+		char *s = dt_recstr(dtp, c, nbytes);
 		int rval;
 
 		if (s == NULL)
 			return -1;
-		memcpy(s, c, nbytes);
-		s[nbytes] = '\0';
 		rval = dt_printf(dtp, fp, "  %-*s", width, s);
 		free(s);
 		return rval;
@@ -545,20 +519,26 @@ dt_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
 	return dt_printf(dtp, fp, format, c);
 }
 
-int
-dt_print_mod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
+/* mod() and umod(): the object holding pc in process pid (0: this one). */
+static int
+dt_print_object(dtrace_hdl_t *dtp, FILE *fp, const char *format, int pid, uint64_t pc)
 {
-	uint64_t pc = *(const uint64_t *)addr;
 	dt_syminfo_t si;
 	char c[1024];
 
 	if (format == NULL)
 		format = "  %-50s";
-	if (dt_symtab_lookup(dtp, 0, pc, &si) == 0)
+	if (dt_symtab_lookup(dtp, pid, pc, &si) == 0)
 		(void)snprintf(c, sizeof(c), "%s", si.dts_object);
 	else
 		(void)snprintf(c, sizeof(c), "0x%llx", (unsigned long long)pc);
 	return dt_printf(dtp, fp, format, c);
+}
+
+int
+dt_print_mod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
+{
+	return dt_print_object(dtp, fp, format, 0, *(const uint64_t *)addr);
 }
 
 int
@@ -579,18 +559,9 @@ dt_print_usym(dtrace_hdl_t *dtp, FILE *fp, const char *addr, dtrace_actkind_t ac
 int
 dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
 {
-	uint64_t pid = ((const uint64_t *)addr)[0];
-	uint64_t pc = ((const uint64_t *)addr)[1];
-	dt_syminfo_t si;
-	char c[1024];
+	const uint64_t *v = (const uint64_t *)addr;
 
-	if (format == NULL)
-		format = "  %-50s";
-	if (dt_symtab_lookup(dtp, (int)pid, pc, &si) == 0)
-		(void)snprintf(c, sizeof(c), "%s", si.dts_object);
-	else
-		(void)snprintf(c, sizeof(c), "0x%llx", (unsigned long long)pc);
-	return dt_printf(dtp, fp, format, c);
+	return dt_print_object(dtp, fp, format, (int)v[0], v[1]);
 }
 
 /* One key or value of an aggregation printed without a format. */

@@ -299,46 +299,20 @@ dt_pfmt(char *buf, size_t len, const dt_pfargd_t *pfd, int width, int prec, cons
 static int
 dt_getint(dtrace_hdl_t *dtp, const char *addr, size_t size, int64_t *vp)
 {
-	*vp = 0;
-	switch (size) {
-	case 1:
-		*vp = *(const int8_t *)addr;
-		break;
-	case 2:
-		*vp = *(const int16_t *)addr;
-		break;
-	case 4:
-		*vp = *(const int32_t *)addr;
-		break;
-	case 8:
-		*vp = *(const int64_t *)addr;
-		break;
-	default:
+	uint64_t u;
+
+	if (dt_rec_int(addr, size, vp, &u) != 0)
 		return dt_set_errno(dtp, EDT_DMISMATCH);
-	}
 	return 0;
 }
 
 static int
 dt_getuint(dtrace_hdl_t *dtp, const char *addr, size_t size, uint64_t *vp)
 {
-	*vp = 0;
-	switch (size) {
-	case 1:
-		*vp = *(const uint8_t *)addr;
-		break;
-	case 2:
-		*vp = *(const uint16_t *)addr;
-		break;
-	case 4:
-		*vp = *(const uint32_t *)addr;
-		break;
-	case 8:
-		*vp = *(const uint64_t *)addr;
-		break;
-	default:
+	int64_t v;
+
+	if (dt_rec_int(addr, size, &v, vp) != 0)
 		return dt_set_errno(dtp, EDT_DMISMATCH);
-	}
 	return 0;
 }
 
@@ -428,13 +402,11 @@ static int
 dt_pf_cstr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
 	   const char *addr, size_t size)
 {
-	char *s = dt_alloc(dtp, size + 1);
+	char *s = dt_recstr(dtp, addr, size);
 	int rval;
 
 	if (s == NULL)
 		return -1;
-	memcpy(s, addr, size);
-	s[size] = '\0';
 	rval = dt_pf_str(dtp, fp, pfd, width, prec, s);
 	free(s);
 	return rval;
