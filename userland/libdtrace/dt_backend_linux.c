@@ -71,10 +71,16 @@ dt_linux_errmsg(void *state)
 	return NULL;
 }
 
+/*
+ * The last handle to close stops the host, which unregisters its providers
+ * and frees their probes; while another handle still has a state open the
+ * host refuses (DTRACE_EBUSY) and stays up for it.
+ */
 static void
 dt_linux_close(void *state)
 {
 	dtrace_state_close(state);
+	(void)dtrace_linux_host_fini();
 }
 
 const dt_backend_t dt_backend_native = {

@@ -705,7 +705,8 @@ testport_set_pcstack(const uint64_t *pcs, int n)
 {
 	if (n < 0 || n > TESTPORT_STACKMAX)
 		tp_die("bad stack depth %d", n);
-	memcpy(tp_pcstack, pcs, (size_t)n * sizeof(*pcs));
+	if (n > 0)
+		memcpy(tp_pcstack, pcs, (size_t)n * sizeof(*pcs));
 	tp_npcstack = n;
 }
 
@@ -714,7 +715,8 @@ testport_set_ustack(const uint64_t *pcs, int n)
 {
 	if (n < 0 || n > TESTPORT_STACKMAX)
 		tp_die("bad stack depth %d", n);
-	memcpy(tp_ustack, pcs, (size_t)n * sizeof(*pcs));
+	if (n > 0)
+		memcpy(tp_ustack, pcs, (size_t)n * sizeof(*pcs));
 	tp_nustack = n;
 }
 
