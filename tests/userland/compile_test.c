@@ -427,7 +427,7 @@ main(void)
 		   "line 1: aggregation redefined: @a\n\t current: @a = sum( )\n\tprevious: @a = count( ) : line 1");
 	expect_err("BEGIN { @a = 1; }", "D_AGG_FUNC", "line 1: @a must be assigned the result of an aggregating function");
 	expect_err("BEGIN { trace(strlen(1)); }", "D_PROTO_ARG",
-		   "line 1: strlen( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: int");
+		   "line 1: strlen( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: int");
 	expect_err("BEGIN { trace(strlen(\"a\", \"b\")); }", "D_PROTO_LEN",
 		   "line 1: strlen( ) prototype mismatch: 2 args passed, 1 expected");
 	expect_err("BEGIN { x = 1 / 0; }", "D_DIV_ZERO", "line 1: expression contains division by zero");

@@ -197,8 +197,9 @@ dt_pf_argok(const struct dt_pfconv *c, dt_node_t *a)
  */
 static void
 dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fmt, dt_node_t *args,
-		bool aggs)
+		dt_node_t *aggval)
 {
+	bool aggs = aggval != NULL;
 	const char *p = fmt;
 	int conv = 0, j = 0;
 	dt_node_t *a = args;
@@ -301,10 +302,12 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 			if (!aggs)
 				dnerror(pcb, call, D_PRINTF_AGG_CONV,
 					"%%@ conversion requires an aggregation and is not for use with %s( )", name);
-			continue; /* the aggregation's value: checked by printa */
+			if (!dt_pf_argok(cv, aggval))
+				dnerror(pcb, call, D_PRINTF_ARG_TYPE,
+					"%s( ) aggregating action is incompatible with conversion #%d prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  argument: %s",
+					name, conv, cv->name, cv->proto, dt_node_type_name(aggval, n1, sizeof(n1)));
+			continue;
 		}
-		if (aggs)
-			continue; /* printa() conversions consume keys from the aggregation */
 		if (a == NULL)
 			dnerror(pcb, call, D_PRINTF_ARG_PROTO,
 				"%s( ) prototype mismatch: conversion #%d (%%%s) is missing a corresponding value argument",
@@ -339,7 +342,7 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		dnerror(pcb, call, D_FREOPEN_INVALID, "%s( ) argument #1 cannot be \"%s\"", name, ".");
 	if (f->string[0] == '\0' && kind != DTRACEACT_FREOPEN)
 		dnerror(pcb, call, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
-	dt_printf_check(pcb, call, name, f->string, f->list, false);
+	dt_printf_check(pcb, call, name, f->string, f->list, NULL);
 	/* freopen(""): DTrace's restore sentinel ".", which no file open for writing can be */
 	if (kind == DTRACEACT_FREOPEN && f->string[0] == '\0')
 		f->string = ".";
@@ -394,11 +397,49 @@ dt_agg_arg(dt_pcb_t *pcb, dt_node_t *call, dt_node_t *a, int argn, dt_errtag_t t
 			call->ident->name, argn, a == NULL ? "void" : dt_node_type_name(a, n1, sizeof(n1)));
 	if (!(a->ident->flags & DT_IDFLG_MOD))
 		dnerror(pcb, call, tag_bad, "undefined aggregation: @%s", a->ident->name);
-	if (a->args != NULL)
-		dnerror(pcb, call, tag_arg,
-			"%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
-			call->ident->name, argn, "aggregation element");
 	return a->ident;
+}
+
+/* DTrace's dt_node_is_posconst(): a non-zero, non-negative integer constant */
+static bool
+dt_node_is_posconst(const dt_node_t *n)
+{
+	return n != NULL && n->kind == DT_NODE_INT && n->value != 0 &&
+	       (!(n->flags & DT_NF_SIGNED) || (int64_t)n->value > 0);
+}
+
+/* stack([frames]) as an action or an aggregation key */
+static uint64_t
+dt_stack_args(dt_pcb_t *pcb, dt_node_t *arg0)
+{
+	if (arg0 == NULL)
+		return 0;
+	if (arg0->list != NULL)
+		dnerror(pcb, arg0, D_STACK_PROTO, "stack( ) prototype mismatch: too many arguments");
+	if (!dt_node_is_posconst(arg0))
+		dnerror(pcb, arg0, D_STACK_SIZE, "stack( ) size must be a non-zero positive integral constant expression");
+	return arg0->value;
+}
+
+/* ustack([frames[, strsize]]) and jstack(): DTrace words both as ustack( ) */
+static uint64_t
+dt_ustack_args(dt_pcb_t *pcb, dt_node_t *arg0)
+{
+	uint64_t nf = 0, ss = 0;
+	dt_node_t *arg1 = arg0 != NULL ? arg0->list : NULL;
+	if (arg0 != NULL) {
+		if (!dt_node_is_posconst(arg0))
+			dnerror(pcb, arg0, D_USTACK_FRAMES, "ustack( ) argument #1 must be a non-zero positive integer constant");
+		nf = arg0->value;
+	}
+	if (arg1 != NULL) {
+		if (arg1->kind != DT_NODE_INT || ((arg1->flags & DT_NF_SIGNED) && (int64_t)arg1->value < 0))
+			dnerror(pcb, arg1, D_USTACK_STRSIZE, "ustack( ) argument #2 must be a positive integer constant");
+		if (arg1->list != NULL)
+			dnerror(pcb, arg1, D_USTACK_PROTO, "ustack( ) prototype mismatch: too many arguments");
+		ss = arg1->value;
+	}
+	return DTRACE_USTACK_ARG(nf, ss);
 }
 
 static void
@@ -419,14 +460,8 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 	int argc = dt_node_count(arg1);
 	uint32_t fid = fn->ident->id;
 
-	/* argument counts */
-	int minargs = fid == DTRACEAGG_COUNT ? 0 : fid == DTRACEAGG_LQUANTIZE ? 3 : fid == DTRACEAGG_LLQUANTIZE ? 5 : 1;
-	int maxargs = fid == DTRACEAGG_COUNT ? 0 : fid == DTRACEAGG_QUANTIZE ? 2 : fid == DTRACEAGG_LQUANTIZE ? 5 : fid == DTRACEAGG_LLQUANTIZE ? 6 : 1;
-	if (argc < minargs || argc > maxargs) {
-		const char *q = minargs == maxargs ? "" : argc < minargs ? "at least " : "no more than ";
-		dnerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", fname,
-			argc, argc == 1 ? "" : "s", q, argc < minargs ? minargs : maxargs);
-	}
+	/* the counts up to the fixed parameters were checked with the prototype while cooking */
+	(void)argc;
 	if (arg1 != NULL && !dt_node_is_scalar(arg1))
 		dnerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument #1 must be of scalar type", fname);
 
@@ -448,7 +483,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			dnerror(pcb, agg, D_LQUANT_MISMATCH,
 				"lquantize( ) base (argument #1) must be less than limit (argument #2)");
 		if (a3 != NULL) {
-			if (a3->kind != DT_NODE_INT || (int64_t)a3->value <= 0)
+			if (!dt_node_is_posconst(a3))
 				dnerror(pcb, a3, D_LQUANT_STEPTYPE,
 					"lquantize( ) argument #3 must be a non-zero positive integer constant");
 			if ((step = a3->value) > UINT16_MAX)
@@ -525,12 +560,26 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
 				"llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
 		arg = DTRACE_LLQUANTIZE_ARG(factor, lmag, hmag, steps);
-		if (aid->aggarg == 0)
+		if (aid->aggarg == 0) {
 			aid->aggarg = arg;
-		else if (aid->aggarg != arg)
-			dnerror(pcb, agg, D_LLQUANT_MATCHFACTOR,
-				"llquantize() factor (argument #1) doesn't match previous declaration: expected %d, found %d",
-				DTRACE_LLQUANTIZE_FACTOR(aid->aggarg), (int)factor);
+		} else if (aid->aggarg != arg) {
+			uint64_t o = aid->aggarg;
+			if (DTRACE_LLQUANTIZE_FACTOR(o) != factor)
+				dnerror(pcb, agg, D_LLQUANT_MATCHFACTOR,
+					"llquantize() factor (argument #1) doesn't match previous declaration: expected %d, found %d",
+					(int)DTRACE_LLQUANTIZE_FACTOR(o), (int)factor);
+			if (DTRACE_LLQUANTIZE_LOW(o) != lmag)
+				dnerror(pcb, agg, D_LLQUANT_MATCHLMAG,
+					"llquantize() lmag (argument #2) doesn't match previous declaration: expected %d, found %d",
+					(int)DTRACE_LLQUANTIZE_LOW(o), (int)lmag);
+			if (DTRACE_LLQUANTIZE_HIGH(o) != hmag)
+				dnerror(pcb, agg, D_LLQUANT_MATCHHMAG,
+					"llquantize() hmag (argument #3) doesn't match previous declaration: expected %d, found %d",
+					(int)DTRACE_LLQUANTIZE_HIGH(o), (int)hmag);
+			dnerror(pcb, agg, D_LLQUANT_MATCHSTEPS,
+				"llquantize() steps (argument #4) doesn't match previous declaration: expected %d, found %d",
+				(int)DTRACE_LLQUANTIZE_NSTEP(o), (int)steps);
+		}
 		incr = a4->list;
 		argmax = 6;
 	} else if (fid == DTRACEAGG_QUANTIZE) {
@@ -554,11 +603,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 				dnerror(pcb, k, D_KEY_TYPE, "@%s[ ] key #%d is of invalid type", aid->name, (int)n - 1);
 			if (kind == DTRACEACT_STACK || kind == DTRACEACT_USTACK || kind == DTRACEACT_JSTACK) {
 				struct dt_stmt_act *s = dt_act_add(al, kind, NULL);
-				uint64_t nf = k->args != NULL ? (uint64_t)dt_node_const(pcb, k->args, D_STACK_SIZE, "stack( ) argument #1 must be a non-zero positive integer constant") : 0;
-				if (kind == DTRACEACT_STACK)
-					s->arg = nf;
-				else
-					s->arg = DTRACE_USTACK_ARG(nf, k->args != NULL && k->args->list != NULL ? (uint64_t)dt_node_const(pcb, k->args->list, D_USTACK_STRSIZE, "ustack( ) argument #2 must be a non-zero positive integer constant") : 0);
+				s->arg = kind == DTRACEACT_STACK ? dt_stack_args(pcb, k->args) : dt_ustack_args(pcb, k->args);
 				s->agg = a->agg;
 			} else {
 				k->args->list = NULL;
@@ -590,6 +635,9 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 		if (!dt_node_is_scalar(incr))
 			dnerror(pcb, agg, D_PROTO_ARG, "%s( ) increment value (argument #%d) must be of scalar type",
 				fname, argmax);
+		if (incr->list != NULL)
+			dnerror(pcb, incr, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, at most %d expected",
+				fname, argmax + dt_node_count(incr->list), argmax);
 		n++;
 		dt_node_t *save = incr->list;
 		incr->list = NULL;
@@ -633,30 +681,6 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	dt_ident_t *idp = call->ident;
 	char n1[256];
 
-	if (idp->proto != NULL && strcmp(idp->proto, "*") != 0 && strncmp(idp->proto, "@", 1) != 0 &&
-	    strncmp(idp->proto, "string,...", 10) != 0) {
-		/* reuse the subroutine prototype checks for counts and simple types */
-		int argc = dt_node_count(call->args), min = 0, max = 0;
-		bool var = false;
-		for (const char *p = idp->proto; *p;) {
-			const char *e = strchr(p, ',');
-			size_t len = e ? (size_t)(e - p) : strlen(p);
-			if (len == 3 && strncmp(p, "...", 3) == 0)
-				var = true;
-			else {
-				max++;
-				if (*p != '?')
-					min = max;
-			}
-			p += len + (e ? 1 : 0);
-		}
-		if (argc < min || (argc > max && !var)) {
-			const char *q = min == max ? "" : argc < min ? "at least " : "no more than ";
-			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
-				idp->name, argc, argc == 1 ? "" : "s", q, argc < min ? min : max);
-		}
-	}
-
 	switch (idp->id) {
 	case DT_ACT_TRACE:
 	case DT_ACT_PRINT: {
@@ -666,7 +690,9 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		if (dt_node_count(x) != 1)
 			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
 				idp->name, dt_node_count(x));
-		if (dt_node_is_void(x) || dt_node_is_actfunc(x))
+		/* an aggregating function is not void but has no value: code generation refuses it */
+		if ((dt_node_is_void(x) || dt_node_is_actfunc(x)) &&
+		    !(x->kind == DT_NODE_FUNC && x->ident != NULL && x->ident->kind == DT_IDENT_AGGFUNC))
 			dnerror(pcb, x, trace ? D_TRACE_VOID : D_PRINT_VOID,
 				"%s( ) may not be applied to a void expression", idp->name);
 		if (dt_node_is_dynamic(x))
@@ -697,23 +723,64 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		dt_action_printflike(pcb, al, call, DTRACEACT_FREOPEN);
 		break;
 	case DT_ACT_PRINTA: {
+		/* DTrace's dt_action_printa(): an optional format, then aggregations */
 		dt_node_t *a = call->args;
 		const char *fmt = NULL;
-		int argn = 1;
-		if (a == NULL)
-			dnerror(pcb, call, D_PRINTA_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
-				idp->name, 0, 1);
+		int argc = dt_node_count(a), argr = 1;
 		if (a->kind == DT_NODE_STRING) {
 			fmt = a->string;
 			a = a->list;
-			argn = 2;
-			if (a == NULL)
-				dnerror(pcb, call, D_PRINTA_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
-					idp->name, 1, 2);
-			dt_printf_check(pcb, call, idp->name, fmt, a, true);
+			argr = 2;
 		}
-		for (; a != NULL; a = a->list, argn++) {
-			dt_ident_t *aid = dt_agg_arg(pcb, call, a, argn, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+		if (argc < argr)
+			dnerror(pcb, call, D_PRINTA_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
+				idp->name, argc, argr);
+		dt_ident_t *first = NULL;
+		for (; a != NULL; a = a->list, argr++) {
+			if (a->kind != DT_NODE_AGG)
+				dnerror(pcb, call, D_PRINTA_AGGARG,
+					"%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+					idp->name, argr, dt_node_type_name(a, n1, sizeof(n1)));
+			dt_ident_t *aid = dt_agg_arg(pcb, call, a, argr, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+			if (first != NULL && first->nkeys != aid->nkeys)
+				dnerror(pcb, call, D_PRINTA_AGGKEY,
+					"printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d key%s",
+					first->name, aid->name, first->name, first->nkeys, first->nkeys == 1 ? "" : "s",
+					aid->name, aid->nkeys, aid->nkeys == 1 ? "" : "s");
+			if (first != NULL) {
+				for (int k = 0; k < first->nkeys; k++) {
+					dt_node_t l, r;
+					char n2[256];
+					memset(&l, 0, sizeof(l));
+					memset(&r, 0, sizeof(r));
+					l.type = first->keys[k];
+					r.type = aid->keys[k];
+					if (!(dt_node_is_integer(&l) && dt_node_is_integer(&r)) &&
+					    !dt_type_compat(l.type, r.type))
+						dnerror(pcb, call, D_PRINTA_AGGPROTO,
+							"printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
+							aid->name, k + 1, first->name, first->name, k + 1,
+							dt_node_type_name(&l, n1, sizeof(n1)), aid->name, k + 1,
+							dt_node_type_name(&r, n2, sizeof(n2)));
+				}
+			} else {
+				first = aid;
+				if (fmt != NULL) {
+					/* the format's conversions take the keys, %@ the aggregated value */
+					dt_node_t *keys = NULL, **kp = &keys, val;
+					for (int k = 0; k < aid->nkeys; k++) {
+						dt_node_t *kn = dt_node_new(pcb, DT_NODE_TYPE);
+						kn->type = aid->keys[k];
+						*kp = kn;
+						kp = &kn->list;
+					}
+					memset(&val, 0, sizeof(val));
+					val.kind = DT_NODE_TYPE;
+					val.type = dt_type_lookup(pcb, aid->aggfunc != NULL &&
+								aid->aggfunc->id == DTRACEAGG_COUNT ? "uint64_t" : "int64_t");
+					dt_printf_check(pcb, call, idp->name, fmt, keys, &val);
+				}
+			}
 			struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_PRINTA, dt_difo_const(pcb, aid->id));
 			s->format = fmt;
 			s->agg = dt_agg_index(pcb, aid);
@@ -726,30 +793,14 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		break;
 	case DT_ACT_STACK: {
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_STACK, NULL);
-		if (call->args != NULL) {
-			if (call->args->kind != DT_NODE_INT || (int64_t)call->args->value <= 0)
-				dnerror(pcb, call, D_STACK_SIZE, "stack( ) size must be a non-zero positive integer constant");
-			s->arg = call->args->value;
-		}
+		s->arg = dt_stack_args(pcb, call->args);
 		al->data = true;
 		break;
 	}
 	case DT_ACT_USTACK:
 	case DT_ACT_JSTACK: {
-		uint64_t nf = 0, ss = 0;
-		dt_node_t *a = call->args;
-		if (a != NULL) {
-			if (a->kind != DT_NODE_INT || (int64_t)a->value <= 0)
-				dnerror(pcb, call, D_USTACK_FRAMES, "ustack( ) argument #1 must be a non-zero positive integer constant");
-			nf = a->value;
-			if (a->list != NULL) {
-				if (a->list->kind != DT_NODE_INT)
-					dnerror(pcb, call, D_USTACK_STRSIZE, "ustack( ) argument #2 must be a non-zero positive integer constant");
-				ss = a->list->value;
-			}
-		}
 		struct dt_stmt_act *s = dt_act_add(al, idp->id == DT_ACT_USTACK ? DTRACEACT_USTACK : DTRACEACT_JSTACK, NULL);
-		s->arg = DTRACE_USTACK_ARG(nf, ss);
+		s->arg = dt_ustack_args(pcb, call->args);
 		al->data = true;
 		break;
 	}
@@ -791,15 +842,17 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	}
 	case DT_ACT_TRACEMEM: {
 		dt_node_t *addr = call->args, *size = addr != NULL ? addr->list : NULL;
-		if (!dt_node_is_scalar(addr) && !dt_type_is_pointer(addr->type))
-			dnerror(pcb, call, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+		if (!dt_node_is_integer(addr) && (!dt_type_is_pointer(addr->type) || dt_node_is_string(addr)))
+			dnerror(pcb, addr, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
 				dt_node_type_name(addr, n1, sizeof(n1)));
-		if (size->kind != DT_NODE_INT || (int64_t)size->value <= 0)
-			dnerror(pcb, call, D_TRACEMEM_SIZE, "tracemem( ) argument #2 must be a non-zero positive integer constant");
+		if (!dt_node_is_posconst(size))
+			dnerror(pcb, size, D_TRACEMEM_SIZE, "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
 		if (size->list != NULL) {
 			dt_node_t *dyn = size->list;
-			if (!dt_node_is_integer(dyn))
-				dnerror(pcb, call, D_TRACEMEM_SIZE, "tracemem( ) argument #3 must be an integer");
+			if (dyn->list != NULL)
+				dnerror(pcb, dyn, D_TRACEMEM_ARGS, "tracemem ( ) prototype mismatch: expected at most 3 args");
+			if (!dt_node_is_scalar(dyn))
+				dnerror(pcb, dyn, D_TRACEMEM_DYNSIZE, "tracemem ( ) dynamic size (argument #3) must be of scalar type");
 			dt_difo_t *dp = dt_expr_difo(pcb, dyn, "action");
 			/* the consumer reads the dynamic size as a 64-bit record */
 			memset(&dp->rtype, 0, sizeof(dp->rtype));
@@ -820,27 +873,38 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		break;
 	}
 	case DT_ACT_CLEAR:
-	case DT_ACT_DENORMALIZE: {
-		dt_errtag_t ta = idp->id == DT_ACT_CLEAR ? D_CLEAR_AGGARG : D_NORMALIZE_AGGARG;
-		dt_errtag_t tb = idp->id == DT_ACT_CLEAR ? D_CLEAR_AGGBAD : D_NORMALIZE_AGGBAD;
-		dt_ident_t *aid = dt_agg_arg(pcb, call, call->args, 1, ta, tb);
-		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, aid->id));
-		s->arg = idp->id;
-		s->agg = dt_agg_index(pcb, aid);
-		break;
-	}
 	case DT_ACT_NORMALIZE:
+	case DT_ACT_DENORMALIZE:
 	case DT_ACT_TRUNC: {
-		bool norm = idp->id == DT_ACT_NORMALIZE;
-		dt_ident_t *aid = dt_agg_arg(pcb, call, call->args, 1, norm ? D_NORMALIZE_AGGARG : D_TRUNC_AGGARG,
-					     norm ? D_NORMALIZE_AGGBAD : D_TRUNC_AGGBAD);
+		/* DTrace's dt_action_clear/normalize/trunc: the count, then the aggregation, then the value */
+		int argc = dt_node_count(call->args);
+		bool clear = idp->id == DT_ACT_CLEAR, trunc = idp->id == DT_ACT_TRUNC;
+		bool denorm = idp->id == DT_ACT_DENORMALIZE;
+		dt_errtag_t targ = clear ? D_CLEAR_AGGARG : trunc ? D_TRUNC_AGGARG : D_NORMALIZE_AGGARG;
+		dt_errtag_t tbad = clear ? D_CLEAR_AGGBAD : trunc ? D_TRUNC_AGGBAD : D_NORMALIZE_AGGBAD;
+		if (clear && argc != 1)
+			dnerror(pcb, call, D_CLEAR_PROTO, "%s( ) prototype mismatch: %d args passed, 1 expected",
+				idp->name, argc);
+		if (!clear && !trunc && argc != (denorm ? 1 : 2))
+			dnerror(pcb, call, D_NORMALIZE_PROTO, "%s( ) prototype mismatch: %d args passed, %d expected",
+				idp->name, argc, denorm ? 1 : 2);
+		if (trunc && (argc < 1 || argc > 2))
+			dnerror(pcb, call, D_TRUNC_PROTO, "%s( ) prototype mismatch: %d args passed, %s expected",
+				idp->name, argc, argc < 1 ? "at least 1" : "no more than 2");
 		dt_node_t *v = call->args->list;
+		if (call->args->kind != DT_NODE_AGG)
+			dnerror(pcb, call, targ,
+				"%s( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+				idp->name, dt_node_type_name(call->args, n1, sizeof(n1)));
 		if (v != NULL && !dt_node_is_scalar(v))
-			dnerror(pcb, call, norm ? D_NORMALIZE_SCALAR : D_TRUNC_SCALAR,
+			dnerror(pcb, call, trunc ? D_TRUNC_SCALAR : D_NORMALIZE_SCALAR,
 				"%s( ) argument #2 must be of scalar type", idp->name);
+		dt_ident_t *aid = dt_agg_arg(pcb, call, call->args, 1, targ, tbad);
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, aid->id));
 		s->arg = idp->id;
 		s->agg = dt_agg_index(pcb, aid);
+		if (clear || denorm)
+			break;
 		s = dt_act_add(al, DTRACEACT_LIBACT, v != NULL ? dt_expr_difo(pcb, v, "action") : dt_difo_const(pcb, 0));
 		s->arg = idp->id;
 		s->agg = dt_agg_index(pcb, aid);
@@ -1041,8 +1105,9 @@ dt_desc_match(dt_pcb_t *pcb, dt_node_t *pn, int clause)
 	} else {
 		first = pd;
 	}
-	if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS) && pd.dtpd_id != DTRACE_IDNONE)
-		dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %u does not match any probes",
+	/* a probe id names one probe or none: DTrace refuses an unknown id even with -Z */
+	if (matched == 0 && pd.dtpd_id != DTRACE_IDNONE)
+		dt_error(pcb, pn->line, D_PDESC_INVAL, "invalid probe identifier %u: Unknown probe identifier",
 			 (unsigned)pd.dtpd_id);
 	if (matched == 0 && !(pcb->cflags & DT_C_ZDEFS))
 		dt_error(pcb, pn->line, D_PDESC_ZERO, "probe description %s:%s:%s:%s does not match any probes",

@@ -409,20 +409,15 @@ dt_check_proto(dt_pcb_t *pcb, dt_node_t *n, const char *name, const char *proto,
 			ptypes[np++] = p;
 	}
 	max = np;
-	/* optional parameters count only after the required ones */
+	/*
+	 * DTrace's wording (dt_idcook_sign): a prototype with optional
+	 * parameters expects "at least" its required ones, too many or too
+	 * few; one with "..." expects its fixed ones; others all of them.
+	 */
 	if (argc < min || (argc > max && !varargs)) {
-		const char *qual = "";
-		int exp = min;
-		if (varargs && argc < min)
-			qual = "at least ";
-		else if (min != max && argc < min)
-			qual = "at least ";
-		else if (argc > max) {
-			qual = min != max ? "no more than " : "";
-			exp = max;
-		}
+		bool opt = min != max;
 		dnerror(pcb, n, D_PROTO_LEN, "%s%s prototype mismatch: %d arg%s passed, %s%d expected",
-			name, open, argc, argc == 1 ? "" : "s", qual, exp);
+			name, open, argc, argc == 1 ? "" : "s", opt ? "at least " : "", opt ? min : max);
 	}
 	(void)close;
 	i = 0;
@@ -453,7 +448,8 @@ dt_check_proto(dt_pcb_t *pcb, dt_node_t *n, const char *name, const char *proto,
 		if (!ok)
 			dnerror(pcb, n, D_PROTO_ARG,
 				"%s%s argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-				name, open, i + 1, pt, dt_node_type_name(a, n1, sizeof(n1)));
+				name, open, i + 1, strcmp(pt, "string") == 0 ? "const char *" : pt, /* DTrace's spelling */
+				dt_node_type_name(a, n1, sizeof(n1)));
 	}
 }
 
@@ -467,9 +463,11 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *n)
 		dnerror(pcb, n, D_FUNC_IDENT, "function designator is not of function type");
 	idp = dt_builtin_lookup(pcb, f->string);
 	if (idp == NULL) {
-		if (dt_idtab_lookup(&pcb->globals, f->string) != NULL)
+		/* DTrace resolves calls while parsing: only declared globals exist then */
+		dt_ident_t *g = dt_idtab_lookup(&pcb->globals, f->string);
+		if (g != NULL && (g->flags & DT_IDFLG_DECL))
 			dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s' may not be referenced as a function",
-				dt_idkind_name(dt_idtab_lookup(&pcb->globals, f->string)->kind), f->string);
+				dt_idkind_name(g->kind), f->string);
 		dnerror(pcb, n, D_FUNC_UNDEF, "undefined function name: %s", f->string);
 	}
 	if (idp->kind != DT_IDENT_FUNC && idp->kind != DT_IDENT_ACTFUNC && idp->kind != DT_IDENT_AGGFUNC)
@@ -477,7 +475,8 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *n)
 			dt_idkind_name(idp->kind), f->string);
 	n->ident = idp;
 	dt_cook_args(pcb, n);
-	if (idp->kind == DT_IDENT_FUNC)
+	/* subroutines, actions and aggregating functions: DTrace checks them all while cooking */
+	if (idp->proto != NULL)
 		dt_check_proto(pcb, n, idp->name, idp->proto, "( )", "");
 	dt_node_type_assign(n, idp->type != NULL ? idp->type : pcb->t_void);
 	n->flags |= DT_NF_COOKED;

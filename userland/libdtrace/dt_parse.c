@@ -358,7 +358,10 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 
 	/* a description that is a number names a probe by its id */
 	if (text[0] != '\0' && strspn(text, "0123456789") == strlen(text)) {
-		pd->dtpd_id = (dtrace_id_t)strtoul(text, NULL, 10);
+		unsigned long long id = strtoull(text, NULL, 10);
+		if (id > UINT32_MAX)
+			dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
+		pd->dtpd_id = (dtrace_id_t)id;
 		if (pd->dtpd_id != DTRACE_IDNONE)
 			return;
 	}

@@ -1,0 +1,4 @@
+END
+{
+	clear(@c["never assigned"]);
+}

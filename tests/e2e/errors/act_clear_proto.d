@@ -1,0 +1,6 @@
+BEGIN
+{
+	@a = count();
+	@b = count();
+	clear(@a, @b);
+}

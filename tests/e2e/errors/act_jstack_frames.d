@@ -1,0 +1,4 @@
+BEGIN
+{
+	jstack(0);
+}

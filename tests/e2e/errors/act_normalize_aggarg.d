@@ -1,0 +1,4 @@
+BEGIN
+{
+	normalize(timestamp, 1000);
+}

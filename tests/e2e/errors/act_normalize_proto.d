@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a = sum(10);
+	normalize(@a);
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@c = count();
+}
+
+END
+{
+	printa("%@d\n");
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	setopt("quiet", 1, 2);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	depth = 5;
+	stack(depth);
+}

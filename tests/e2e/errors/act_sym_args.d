@@ -1,0 +1,4 @@
+BEGIN
+{
+	sym(caller, 1);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	cmd = "date";
+	system(cmd);
+}

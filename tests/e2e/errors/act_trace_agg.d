@@ -1,0 +1,9 @@
+BEGIN
+{
+	@calls = count();
+}
+
+END
+{
+	trace(@calls);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	n = 16;
+	tracemem(curthread, n);
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	exit(0);
+}
+
+nosuchprovider:::entry
+{
+	trace(1);
+}

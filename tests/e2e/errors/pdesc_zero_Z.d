@@ -1,0 +1,5 @@
+/* -Z lets the unmatched description compile: the error is the next one */
+nosuchprovider:::entry
+{
+	trace();
+}

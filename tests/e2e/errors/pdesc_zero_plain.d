@@ -1,0 +1,5 @@
+profile:::tick-1sec,
+syscall::nosuchcall:entry
+{
+	exit(0);
+}

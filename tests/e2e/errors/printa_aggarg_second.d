@@ -1,0 +1,9 @@
+BEGIN
+{
+	@c = count();
+}
+
+END
+{
+	printa("%@d %@d\n", @c, 10);
+}

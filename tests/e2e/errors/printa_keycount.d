@@ -1,0 +1,10 @@
+BEGIN
+{
+	@a[execname] = count();
+	@b[execname, pid] = count();
+}
+
+END
+{
+	printa(@a, @b);
+}

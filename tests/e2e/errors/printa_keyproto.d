@@ -1,0 +1,10 @@
+BEGIN
+{
+	@a[execname] = count();
+	@b[pid] = sum(1);
+}
+
+END
+{
+	printa(@a, @b);
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@c[pid] = count();
+}
+
+END
+{
+	printa("%s %@d\n", @c);
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@c[execname] = count();
+}
+
+END
+{
+	printa("%s %@s\n", @c);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	bcopy(curthread, alloca(8));
+}

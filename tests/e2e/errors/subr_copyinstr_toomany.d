@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(copyinstr(arg1, 64, 1));
+}

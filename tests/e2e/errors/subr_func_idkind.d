@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(timestamp(1));
+}

@@ -1,0 +1,6 @@
+int total;
+
+BEGIN
+{
+	total(2);
+}

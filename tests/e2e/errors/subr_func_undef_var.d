@@ -1,0 +1,5 @@
+BEGIN
+{
+	total = 1;
+	total(2);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(rand(10));
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	s = speculation(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(substr("hello", 1, 2, 3));
+}
