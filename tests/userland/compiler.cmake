@@ -11,6 +11,12 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile_grammar COMMAND userland_compile_grammar)
 	set_tests_properties(userland_compile_grammar PROPERTIES LABELS userland)
 
+	# -S: DTrace's listing format and the DIF of representative programs.
+	add_executable(userland_compile_dis ${CMAKE_CURRENT_LIST_DIR}/compile_dis.c)
+	target_link_libraries(userland_compile_dis PRIVATE dt_compiler)
+	add_test(NAME userland_compile_disassembly COMMAND userland_compile_dis)
+	set_tests_properties(userland_compile_disassembly PROPERTIES LABELS userland)
+
 	# Every DIFO of a broad corpus passes the core's validator.
 	if(TARGET dtrace_testport)
 		add_executable(userland_compile_validate ${CMAKE_CURRENT_LIST_DIR}/compile_validate.c)

@@ -353,6 +353,8 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		dp->buf[0] = DIF_INSTR_RET(DIF_REG_R0);
 		dp->len = 1;
 		dp->intlen = 0;
+		dp->strlen = 0;
+		dp->assembled = false; /* built directly, as DTrace does: -S does not list it */
 		dp->rtype.dtdt_size = 8;
 		struct dt_stmt_act *a = dt_act_add(al, kind, dp);
 		a->format = f->string;

@@ -64,6 +64,7 @@ dt_difo_free(dt_difo_t *dp)
 	free(dp->inttab);
 	free(dp->strtab);
 	free(dp->vartab);
+	free(dp->varids);
 	free(dp->labels);
 	free(dp);
 }
@@ -127,7 +128,7 @@ dt_reg_alloc(dt_difo_t *dp)
 			return r;
 		}
 	}
-	dt_error(dp->pcb, 0, D_NOREG, "insufficient registers to generate code");
+	dt_error(dp->pcb, 0, D_NOREG, "Insufficient registers to generate code");
 }
 
 static void
@@ -152,11 +153,19 @@ dt_inttab(dt_difo_t *dp, uint64_t v)
 	return dp->intlen++;
 }
 
+/* A string's offset in dp's string table; offset 0 is always "" (DTrace's dt_strtab_create). */
 static uint32_t
 dt_strtab(dt_difo_t *dp, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	for (uint32_t off = 0; off < dp->strlen;) {
+	if (dp->strlen == 0) {
+		dp->strtab = dt_grow(dp->pcb, dp->strtab, &dp->strcap, 1, 1);
+		dp->strtab[0] = '\0';
+		dp->strlen = 1;
+	}
+	if (s[0] == '\0')
+		return 0;
+	for (uint32_t off = 1; off < dp->strlen;) {
 		if (strcmp(dp->strtab + off, s) == 0)
 			return off;
 		off += (uint32_t)strlen(dp->strtab + off) + 1;
@@ -228,18 +237,73 @@ dt_vartab(dt_difo_t *dp, dt_ident_t *idp, uint8_t scope, uint8_t kind, uint16_t 
 			return;
 		}
 	}
+	uint32_t cap = dp->varcap;
 	dp->vartab = dt_grow(dp->pcb, dp->vartab, &dp->varcap, dp->varlen + 1, sizeof(dtrace_difv_t));
+	dp->varids = dt_grow(dp->pcb, dp->varids, &cap, dp->varlen + 1, sizeof(dt_ident_t *));
+	dp->varids[dp->varlen] = idp;
 	dtrace_difv_t *v = &dp->vartab[dp->varlen++];
 	dt_node_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
-	tmp.type = idp->type != NULL ? idp->type : dp->pcb->t_int64;
+	/* built-in arrays (args[], uregs[]) are typed per probe: their entry says int64_t */
+	bool barr = (idp->flags & DT_IDFLG_BUILTIN) && idp->kind == DT_IDENT_ARRAY;
+	tmp.type = idp->type != NULL && !barr ? idp->type : dp->pcb->t_int64;
 	memset(v, 0, sizeof(*v));
-	v->dtdv_name = dt_strtab(dp, idp->name);
 	v->dtdv_id = idp->id;
 	v->dtdv_kind = kind;
 	v->dtdv_scope = scope;
 	v->dtdv_flags = flag;
 	dt_node_diftype(dp->pcb, &tmp, &v->dtdv_type);
+}
+
+/*
+ * DTrace's assembler fills the variable table by walking its identifier
+ * hashes (thread-locals, then globals, then clause-locals), each bucket by
+ * bucket (ELF hash of the name modulo 211 buckets, on a 64-bit ulong) and
+ * each bucket's chain newest first; the names then go into the string table
+ * after every string the code uses.  The same order here, so the table and
+ * the string offsets read as DTrace's.
+ */
+static uint64_t
+dt_var_bucket(const char *name)
+{
+	uint64_t h = 0, g;
+	for (const char *p = name; *p != '\0'; p++) {
+		h = (h << 4) + (uint64_t)(int64_t)(signed char)*p;
+		if ((g = (h & 0xf0000000)) != 0) {
+			h ^= (g >> 24);
+			h ^= g;
+		}
+	}
+	return h % 211;
+}
+
+static uint64_t
+dt_var_order(const dtrace_difv_t *v, const dt_ident_t *idp)
+{
+	uint64_t group = v->dtdv_scope == DIFV_SCOPE_THREAD ? 0 : v->dtdv_scope == DIFV_SCOPE_GLOBAL ? 1 : 2;
+	/* newest first within a bucket: D's variables after the built-ins, higher ids later */
+	uint64_t age = (idp->flags & DT_IDFLG_BUILTIN ? 0 : 0x100000) + idp->id;
+	return group << 40 | dt_var_bucket(idp->name) << 24 | (0xffffff - (age & 0xffffff));
+}
+
+static void
+dt_vartab_finish(dt_difo_t *dp)
+{
+	for (uint32_t i = 1; i < dp->varlen; i++) {
+		for (uint32_t j = i; j > 0; j--) {
+			if (dt_var_order(&dp->vartab[j - 1], dp->varids[j - 1]) <=
+			    dt_var_order(&dp->vartab[j], dp->varids[j]))
+				break;
+			dtrace_difv_t tv = dp->vartab[j];
+			const dt_ident_t *ti = dp->varids[j];
+			dp->vartab[j] = dp->vartab[j - 1];
+			dp->varids[j] = dp->varids[j - 1];
+			dp->vartab[j - 1] = tv;
+			dp->varids[j - 1] = ti;
+		}
+	}
+	for (uint32_t i = 0; i < dp->varlen; i++)
+		dp->vartab[i].dtdv_name = dt_strtab(dp, dp->varids[i]->name);
 }
 
 static void
@@ -262,23 +326,45 @@ dt_var_scope(dt_ident_t *idp)
 	return DIFV_SCOPE_GLOBAL;
 }
 
-/* Narrow or re-sign an integer in place (DTrace's typecast by shifts). */
+/*
+ * DTrace's dt_cg_typecast: a scalar converted to a narrower type or one of
+ * other signedness is shifted to the top of the register and back down
+ * (arithmetic for signed results); a signed value widened is sign-extended
+ * from its own size.  Everything else needs no code.
+ */
 static void
 dt_cg_typecast(dt_difo_t *dp, dt_type_t *src, dt_type_t *dst, int reg)
 {
 	dt_type_t *s = dt_type_resolve(src), *d = dt_type_resolve(dst);
-	if (s == NULL || d == NULL || !dt_type_is_integer(d) || !dt_type_is_scalar(s))
+	if (s == NULL || d == NULL || !dt_type_is_scalar(d) || !dt_type_is_scalar(s))
 		return;
-	uint64_t ds = d->size, ss = dt_type_is_pointer(s) ? 8 : s->size;
-	bool dsg = d->issigned || d->kind == DT_TK_ENUM, ssg = s->issigned;
-	if (ds >= 8 || (ds >= ss && dsg == ssg) || ds == 0)
+	uint64_t ds = dt_type_is_pointer(d) ? 8 : d->size, ss = dt_type_is_pointer(s) ? 8 : s->size;
+	bool dsg = !dt_type_is_pointer(d) && (d->issigned || d->kind == DT_TK_ENUM);
+	bool ssg = !dt_type_is_pointer(s) && (s->issigned || s->kind == DT_TK_ENUM);
+	if (ds == 0 || ss == 0 || ds > 8 || ss > 8)
 		return;
-	if (ds > ss && !(ssg && !dsg))
+	if (ds == ss && dsg == ssg)
+		return;
+	if (ds > ss && !ssg)
 		return;
 	int r = dt_reg_alloc(dp);
-	dt_setx(dp, r, 64 - ds * 8);
-	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
-	dt_emit(dp, DIF_INSTR_FMT(dsg ? DIF_OP_SRA : DIF_OP_SRL, reg, r, reg));
+	if (ds > ss) {
+		uint64_t n = 64 - ss * 8, sh = (ds - ss) * 8;
+		dt_setx(dp, r, n);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
+		if (dsg || n == sh) {
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
+		} else {
+			dt_setx(dp, r, sh);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
+			dt_setx(dp, r, n - sh);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRL, reg, r, reg));
+		}
+	} else if (ds != 8) {
+		dt_setx(dp, r, 64 - ds * 8);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
+		dt_emit(dp, DIF_INSTR_FMT(dsg ? DIF_OP_SRA : DIF_OP_SRL, reg, r, reg));
+	}
 	dt_reg_free(dp, r);
 }
 
@@ -311,15 +397,25 @@ dt_store_op(dt_type_t *t)
 	}
 }
 
-/* Push a list of values on the tuple stack. */
+/*
+ * Push a list of values on the tuple stack, as DTrace's dt_cg_arglist: every
+ * value computed first, then each pushed, by-reference ones (strings too)
+ * with their size in a register.  More than DIF_DTR_NREGS values fail the
+ * way DTrace's EDT_NOTUPREG does: its message alone, no region or line.
+ */
 static void
 dt_cg_arglist(dt_difo_t *dp, dt_node_t *args)
 {
 	int regs[DIF_DTR_NREGS + 1], n = 0;
 	dt_node_t *a;
 	for (a = args; a != NULL; a = a->list) {
-		if (n >= DIF_DTR_NREGS)
-			dt_error(dp->pcb, a->line, D_UNKNOWN, "insufficient tuple registers to generate code");
+		if (n >= DIF_DTR_NREGS) {
+			dt_pcb_t *pcb = dp->pcb;
+			pcb->region = NULL;
+			pcb->filetag = NULL;
+			pcb->fromfile = false;
+			dt_error(pcb, 0, D_UNKNOWN, "Insufficient tuple registers to generate code");
+		}
 		regs[n++] = dt_cg(dp, a);
 	}
 	dt_emit(dp, DIF_INSTR_FLUSHTS);
@@ -329,7 +425,7 @@ dt_cg_arglist(dt_difo_t *dp, dt_node_t *args)
 		dt_node_diftype(dp->pcb, a, &t);
 		if (t.dtdt_flags & (DIF_TF_BYREF | DIF_TF_BYUREF)) {
 			int sz = 0;
-			if (t.dtdt_kind != DIF_TYPE_STRING && t.dtdt_size != 0) {
+			if (t.dtdt_size != 0) {
 				sz = dt_reg_alloc(dp);
 				dt_setx(dp, sz, t.dtdt_size);
 			}
@@ -363,11 +459,14 @@ dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
 			int ri = dt_cg(dp, n->args);
 			rd = ri;
 			dt_emit(dp, DIF_INSTR_LDA(DIF_OP_LDGA, idp->id, ri, rd));
+			dt_vartab(dp, idp, DIFV_SCOPE_GLOBAL, DIFV_KIND_ARRAY, DIFV_F_REF);
 			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, rd);
 			return rd;
 		}
 		rd = dt_reg_alloc(dp);
 		dt_emit(dp, DIF_INSTR_LDV(DIF_OP_LDGS, idp->id, rd));
+		/* DTrace names the built-ins a DIFO reads in its variable table too */
+		dt_vartab(dp, idp, DIFV_SCOPE_GLOBAL, DIFV_KIND_SCALAR, DIFV_F_REF);
 		return rd;
 	}
 	uint8_t scope = dt_var_scope(idp);
@@ -489,18 +588,18 @@ dt_cg_logical(dt_difo_t *dp, dt_node_t *n)
 	int rl, rr;
 
 	if (n->op == DT_TOK_LXOR) {
+		/* as DTrace: each side made 0/1 right after it is computed, then xor */
+		uint32_t lnext = dt_label(dp), ltail = dt_label(dp);
 		rl = dt_cg(dp, n->left);
-		rr = dt_cg(dp, n->right);
-		/* normalize both to 0/1, then xor */
-		uint32_t l1 = dt_label(dp), l2 = dt_label(dp);
 		dt_emit(dp, DIF_INSTR_TST(rl));
-		dt_branch(dp, DIF_OP_BE, l1);
+		dt_branch(dp, DIF_OP_BE, lnext);
 		dt_setx(dp, rl, 1);
-		dt_label_here(dp, l1);
+		dt_label_here(dp, lnext);
+		rr = dt_cg(dp, n->right);
 		dt_emit(dp, DIF_INSTR_TST(rr));
-		dt_branch(dp, DIF_OP_BE, l2);
+		dt_branch(dp, DIF_OP_BE, ltail);
 		dt_setx(dp, rr, 1);
-		dt_label_here(dp, l2);
+		dt_label_here(dp, ltail);
 		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_XOR, rl, rr, rl));
 		dt_reg_free(dp, rr);
 		return rl;
@@ -561,35 +660,48 @@ dt_cg_scale(dt_difo_t *dp, int reg, uint64_t scale)
 	dt_reg_free(dp, t);
 }
 
+/*
+ * Arithmetic as DTrace's dt_cg_arithmetic_op: in 64 bits with no narrowing
+ * afterwards (D narrows only in casts, stores to memory and records); the
+ * integer side of pointer +/- is scaled as soon as it is computed, and a
+ * pointer difference is divided (unsigned) by the pointed-to size.
+ */
+static int
+dt_cg_arith(dt_difo_t *dp, dt_node_t *n, dt_node_t *l, dt_node_t *r, int op, int rl)
+{
+	bool ptrop = n->op == DT_TOK_ADD || n->op == DT_TOK_SUB || n->op == DT_TOK_ADD_EQ ||
+		     n->op == DT_TOK_SUB_EQ;
+	bool lp = dt_type_is_pointer(l->type), rp = dt_type_is_pointer(r->type);
+	if (lp && rp)
+		ptrop = false;
+	if (rl < 0)
+		rl = dt_cg(dp, l);
+	if (ptrop && rp)
+		dt_cg_scale(dp, rl, dt_ptr_scale(r->type));
+	int rr = dt_cg(dp, r);
+	if (ptrop && lp)
+		dt_cg_scale(dp, rr, dt_ptr_scale(l->type));
+	dt_emit(dp, DIF_INSTR_FMT(op, rl, rr, rl));
+	dt_reg_free(dp, rr);
+	if (lp && rp) {
+		uint64_t sz = dt_ptr_scale(r->type);
+		if (sz > 1) {
+			int t = dt_reg_alloc(dp);
+			dt_setx(dp, t, sz);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_UDIV, rl, t, rl));
+			dt_reg_free(dp, t);
+		}
+	}
+	return rl;
+}
+
 static int
 dt_cg_binary(dt_difo_t *dp, dt_node_t *n)
 {
-	dt_node_t *l = n->left, *r = n->right;
-	int rl = dt_cg(dp, l), rr = dt_cg(dp, r);
 	bool sg = (n->flags & DT_NF_SIGNED) != 0;
 	if (n->op == DT_TOK_RSH)
-		sg = (l->flags & DT_NF_SIGNED) != 0;
-	if (n->op == DT_TOK_ADD || n->op == DT_TOK_SUB) {
-		bool lp = dt_type_is_pointer(l->type), rp = dt_type_is_pointer(r->type);
-		if (lp && !rp)
-			dt_cg_scale(dp, rr, dt_ptr_scale(l->type));
-		else if (rp && !lp)
-			dt_cg_scale(dp, rl, dt_ptr_scale(r->type));
-		if (lp && rp) {
-			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SUB, rl, rr, rl));
-			uint64_t s = dt_ptr_scale(l->type);
-			if (s > 1) {
-				dt_setx(dp, rr, s);
-				dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SDIV, rl, rr, rl));
-			}
-			dt_reg_free(dp, rr);
-			return rl;
-		}
-	}
-	dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, sg), rl, rr, rl));
-	dt_reg_free(dp, rr);
-	dt_cg_typecast(dp, dp->pcb->t_int64, n->type, rl);
-	return rl;
+		sg = (n->left->flags & DT_NF_SIGNED) != 0;
+	return dt_cg_arith(dp, n, n->left, n->right, dt_arith_op(n->op, sg), -1);
 }
 
 /*
@@ -619,90 +731,75 @@ dt_cg_field_store(dt_difo_t *dp, dt_member_t *m, int rs, int ra)
 	dt_reg_free(dp, u);
 }
 
+/* Store rs into lvalue l (a variable, or memory whose address is computed now). */
+static void
+dt_cg_store_lvalue(dt_difo_t *dp, dt_node_t *l, int rs)
+{
+	if (l->kind == DT_NODE_VAR) {
+		dt_cg_var_store(dp, l, rs);
+		return;
+	}
+	int ra = dt_cg_addr(dp, l);
+	dt_type_t *t = dt_type_resolve(l->type);
+	if (l->flags & DT_NF_BITFIELD) {
+		dt_cg_field_store(dp, l->member, rs, ra);
+	} else if (l->flags & DT_NF_REF) {
+		int sz = dt_reg_alloc(dp);
+		dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
+		dt_emit(dp, DIF_INSTR_COPYS(rs, sz, ra));
+		dt_reg_free(dp, sz);
+	} else {
+		dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), rs, ra));
+	}
+	dt_reg_free(dp, ra);
+}
+
+/*
+ * Assignments as DTrace's dt_cg_asgn_op: the value (for l op= r, l's value
+ * op r, computed as the arithmetic operator) is stored as it is, and the
+ * assignment's value is that register.
+ */
 static int
 dt_cg_assign(dt_difo_t *dp, dt_node_t *n)
 {
 	dt_node_t *l = n->left;
 	int rs;
 
-	if (n->op == DT_TOK_ASGN) {
+	if (n->op == DT_TOK_ASGN)
 		rs = dt_cg(dp, n->right);
-		dt_cg_typecast(dp, n->right->type, l->type, rs);
-	} else {
-		/* compound: l op= r */
-		int rl = l->kind == DT_NODE_VAR ? dt_cg_var_load(dp, l) : -1;
-		if (rl < 0) {
-			rl = dt_cg_addr(dp, l);
-			int a = dt_reg_alloc(dp);
-			dt_emit(dp, DIF_INSTR_MOV(rl, a));
-			dt_cg_load_value(dp, l, a);
-			dt_reg_free(dp, rl);
-			rl = a;
-		}
-		int rr = dt_cg(dp, n->right);
-		if ((n->op == DT_TOK_ADD_EQ || n->op == DT_TOK_SUB_EQ) && dt_type_is_pointer(l->type))
-			dt_cg_scale(dp, rr, dt_ptr_scale(l->type));
-		dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, (l->flags & DT_NF_SIGNED) != 0), rl, rr, rl));
-		dt_reg_free(dp, rr);
-		dt_cg_typecast(dp, dp->pcb->t_int64, l->type, rl);
-		rs = rl;
-	}
-	if (l->kind == DT_NODE_VAR) {
-		dt_cg_var_store(dp, l, rs);
-	} else {
-		int ra = dt_cg_addr(dp, l);
-		dt_type_t *t = dt_type_resolve(l->type);
-		if (l->flags & DT_NF_BITFIELD) {
-			dt_cg_field_store(dp, l->member, rs, ra);
-		} else if (l->flags & DT_NF_REF) {
-			int sz = dt_reg_alloc(dp);
-			dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
-			dt_emit(dp, DIF_INSTR_COPYS(rs, sz, ra));
-			dt_reg_free(dp, sz);
-		} else {
-			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), rs, ra));
-		}
-		dt_reg_free(dp, ra);
-	}
+	else
+		rs = dt_cg_arith(dp, n, l, n->right, dt_arith_op(n->op, (l->flags & DT_NF_SIGNED) != 0), -1);
+	dt_cg_store_lvalue(dp, l, rs);
 	return rs;
 }
 
+/*
+ * ++ and -- as DTrace's dt_cg_prearith_op / dt_cg_postarith_op: the value
+ * is loaded, the step (the pointed-to size for pointers) added in place for
+ * the prefix forms or into a second register for the postfix ones, and the
+ * new value stored back; postfix forms keep the old value.
+ */
 static int
 dt_cg_incdec(dt_difo_t *dp, dt_node_t *n)
 {
 	dt_node_t *l = n->left;
 	bool post = n->op == DT_TOK_POSTINC || n->op == DT_TOK_POSTDEC;
-	int rv, ra = -1;
+	int op = dt_arith_op(n->op, false);
+	int rv = dt_cg(dp, l);
+	int step = dt_reg_alloc(dp);
 
-	if (l->kind == DT_NODE_VAR) {
-		rv = dt_cg_var_load(dp, l);
-	} else {
-		ra = dt_cg_addr(dp, l);
-		rv = dt_reg_alloc(dp);
-		dt_emit(dp, DIF_INSTR_MOV(ra, rv));
-		dt_cg_load_value(dp, l, rv);
-	}
-	int one = dt_reg_alloc(dp);
-	dt_setx(dp, one, dt_ptr_scale(l->type));
-	int nv = dt_reg_alloc(dp);
-	dt_emit(dp, DIF_INSTR_FMT(dt_arith_op(n->op, false), rv, one, nv));
-	dt_reg_free(dp, one);
-	dt_cg_typecast(dp, dp->pcb->t_int64, l->type, nv);
-	if (l->kind == DT_NODE_VAR) {
-		dt_cg_var_store(dp, l, nv);
-	} else {
-		if (l->flags & DT_NF_BITFIELD)
-			dt_cg_field_store(dp, l->member, nv, ra);
-		else
-			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(l->type), nv, ra));
-		dt_reg_free(dp, ra);
-	}
+	dt_setx(dp, step, dt_ptr_scale(l->type));
 	if (post) {
-		dt_reg_free(dp, nv);
-		return rv;
+		dt_emit(dp, DIF_INSTR_FMT(op, rv, step, step));
+		dt_cg_store_lvalue(dp, l, step);
+	} else {
+		dt_emit(dp, DIF_INSTR_FMT(op, rv, step, rv));
+		dt_reg_free(dp, step);
+		step = -1;
+		dt_cg_store_lvalue(dp, l, rv);
 	}
-	dt_reg_free(dp, rv);
-	return nv;
+	dt_reg_free(dp, step);
+	return rv;
 }
 
 static int
@@ -840,25 +937,25 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 		dt_error(dp->pcb, n->line, D_CG_EXPR,
 			 "aggregating function may not be used in a D expression (D program context required)");
 	case DT_NODE_OP3: {
+		/*
+		 * DTrace's order: the true arm ends with a mov into the result
+		 * register (patched once the false arm has chosen it, even when
+		 * it is the same register).
+		 */
 		uint32_t lfalse = dt_label(dp), lpost = dt_label(dp);
 		int rc = dt_cg(dp, n->cond);
 		dt_emit(dp, DIF_INSTR_TST(rc));
 		dt_reg_free(dp, rc);
 		dt_branch(dp, DIF_OP_BE, lfalse);
 		int rl = dt_cg(dp, n->left);
+		uint32_t mov = dt_emit(dp, DIF_INSTR_MOV(rl, DIF_REG_R0));
+		dt_reg_free(dp, rl);
 		dt_branch(dp, DIF_OP_BA, lpost);
 		dt_label_here(dp, lfalse);
-		dt_reg_free(dp, rl);
 		int rr = dt_cg(dp, n->right);
-		if (rr != rl) {
-			dp->regs |= 1u << rl;
-			dt_emit(dp, DIF_INSTR_MOV(rr, rl));
-			dt_reg_free(dp, rr);
-		} else {
-			dp->regs |= 1u << rl;
-		}
+		dp->buf[mov] = DIF_INSTR_MOV(rl, rr);
 		dt_label_here(dp, lpost);
-		return rl;
+		return rr;
 	}
 	case DT_NODE_OP1:
 		switch (n->op) {
@@ -875,12 +972,10 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 		case DT_TOK_INEG:
 			r = dt_cg(dp, n->left);
 			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SUB, DIF_REG_R0, r, r));
-			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, r);
 			return r;
 		case DT_TOK_BNEG:
 			r = dt_cg(dp, n->left);
 			dt_emit(dp, DIF_INSTR_NOT(r, r));
-			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, r);
 			return r;
 		case DT_TOK_LNEG: {
 			uint32_t lz = dt_label(dp), lpost = dt_label(dp);
@@ -950,6 +1045,10 @@ dt_cg_expr_difo(dt_difo_t *dp, dt_node_t *n)
 	dt_reg_free(dp, r);
 	dt_node_diftype(dp->pcb, n, &dp->rtype);
 	dt_difo_finish(dp);
+	dt_strtab(dp, ""); /* every assembled DIFO has a string table, "" at offset 0 */
+	dt_vartab_finish(dp);
+	dp->asrtype = dp->rtype;
+	dp->assembled = true;
 }
 
 dt_difo_t *

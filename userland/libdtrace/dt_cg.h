@@ -23,6 +23,15 @@ typedef struct dt_difo {
 	dtrace_difv_t *vartab;
 	uint32_t varlen, varcap;
 	dtrace_diftype_t rtype;
+	/*
+	 * -S: DTrace prints a DIFO when its assembler finishes it, with the
+	 * return type of the expression (actions may change rtype later);
+	 * DIFOs an action builds directly (aggregation ids, printa, clear,
+	 * an argument-less printf) are never assembled and never printed.
+	 */
+	bool assembled;
+	dtrace_diftype_t asrtype;
+	const dt_ident_t **varids; /* the identifier of each vartab entry, until finished */
 	/* labels: index -> instruction, and branches to patch */
 	uint32_t *labels;
 	uint32_t nlabels, labcap;

@@ -43,16 +43,32 @@ static const char *const dt_subrnames[] = {
 	"memref", "typeref", "sx_shared_held", "sx_exclusive_held", "sx_isexclusive", "memstr",
 };
 
+static uint32_t
+dt_dis_scope(const char *op)
+{
+	return op[2] == 'l' ? DIFV_SCOPE_LOCAL : op[2] == 't' ? DIFV_SCOPE_THREAD
+	       : op[2] == 'g' ? DIFV_SCOPE_GLOBAL : UINT32_MAX;
+}
+
+/* The name of variable id in op's scope: the first table entry with that id and scope. */
 static const char *
 dt_dis_varname(const dt_difo_t *dp, uint32_t id, const char *op)
 {
-	uint32_t scope = op[2] == 'l' ? DIFV_SCOPE_LOCAL : op[2] == 't' ? DIFV_SCOPE_THREAD
-	                 : op[2] == 'g' ? DIFV_SCOPE_GLOBAL : UINT32_MAX;
-	for (uint32_t i = 0; i < dp->varlen; i++)
-		if (dp->vartab[i].dtdv_id == id && dp->vartab[i].dtdv_scope == scope &&
-		    dp->vartab[i].dtdv_name < dp->strlen)
-			return dp->strtab + dp->vartab[i].dtdv_name;
+	uint32_t scope = dt_dis_scope(op);
+	for (uint32_t i = 0; i < dp->varlen; i++) {
+		if (dp->vartab[i].dtdv_id != id || dp->vartab[i].dtdv_scope != scope)
+			continue;
+		return dp->vartab[i].dtdv_name < dp->strlen ? dp->strtab + dp->vartab[i].dtdv_name : NULL;
+	}
 	return NULL;
+}
+
+static void
+dt_dis_varnote(const dt_difo_t *dp, uint32_t id, const char *op, FILE *fp)
+{
+	const char *vn = dt_dis_varname(dp, id, op);
+	if (vn != NULL)
+		fprintf(fp, "\t\t! DT_VAR(%u) = \"%s\"", id, vn);
 }
 
 static char *
@@ -84,9 +100,9 @@ void
 dt_dis_difo(const dt_difo_t *dp, FILE *fp)
 {
 	char type[128];
-	const char *vn;
 
-	fprintf(fp, "\nDIFO %p returns %s\n", (const void *)dp, dt_dis_typestr(&dp->rtype, type, sizeof(type)));
+	/* glibc's %p has the 0x DTrace writes before Solaris's bare hex */
+	fprintf(fp, "\nDIFO %p returns %s\n", (const void *)dp, dt_dis_typestr(&dp->asrtype, type, sizeof(type)));
 	fprintf(fp, "%-3s %-8s    %s\n", "OFF", "OPCODE", "INSTRUCTION");
 	for (uint32_t i = 0; i < dp->len; i++) {
 		dif_instr_t in = dp->buf[i];
@@ -119,36 +135,37 @@ dt_dis_difo(const dt_difo_t *dp, FILE *fp)
 			break;
 		case F_LDA:
 			fprintf(fp, "%-4s DT_VAR(%u), %%r%u, %%r%u", name, DIF_INSTR_R1(in), DIF_INSTR_R2(in), DIF_INSTR_RD(in));
-			if ((vn = dt_dis_varname(dp, DIF_INSTR_R1(in), name)) != NULL)
-				fprintf(fp, "\t\t! DT_VAR(%u) = \"%s\"", DIF_INSTR_R1(in), vn);
+			dt_dis_varnote(dp, DIF_INSTR_R1(in), name, fp);
 			break;
 		case F_LDV:
 			fprintf(fp, "%-4s DT_VAR(%u), %%r%u", name, DIF_INSTR_VAR(in), DIF_INSTR_RD(in));
-			if ((vn = dt_dis_varname(dp, DIF_INSTR_VAR(in), name)) != NULL)
-				fprintf(fp, "\t\t! DT_VAR(%u) = \"%s\"", DIF_INSTR_VAR(in), vn);
+			dt_dis_varnote(dp, DIF_INSTR_VAR(in), name, fp);
 			break;
 		case F_STV:
 			fprintf(fp, "%-4s %%r%u, DT_VAR(%u)", name, DIF_INSTR_RS(in), DIF_INSTR_VAR(in));
-			if ((vn = dt_dis_varname(dp, DIF_INSTR_VAR(in), name)) != NULL)
-				fprintf(fp, "\t\t! DT_VAR(%u) = \"%s\"", DIF_INSTR_VAR(in), vn);
+			dt_dis_varnote(dp, DIF_INSTR_VAR(in), name, fp);
 			break;
 		case F_STA:
 			fprintf(fp, "%-4s DT_VAR(%u), %%r%u, %%r%u", name, DIF_INSTR_VAR(in), DIF_INSTR_R2(in), DIF_INSTR_RD(in));
+			dt_dis_varnote(dp, DIF_INSTR_VAR(in), name, fp);
 			break;
 		case F_CALL: {
 			uint32_t s = DIF_INSTR_SUBR(in);
 			fprintf(fp, "%-4s DIF_SUBR(%u), %%r%u\t\t! %s", name, s, DIF_INSTR_RD(in),
-				s < sizeof(dt_subrnames) / sizeof(dt_subrnames[0]) ? dt_subrnames[s] : "unknown");
+				s < sizeof(dt_subrnames) / sizeof(dt_subrnames[0]) && dt_subrnames[s][0] != '\0'
+					? dt_subrnames[s] : "unknown");
 			break;
 		}
 		case F_PUSH: {
+			/* pushtv names no size register; the note's tabs come with the note */
 			uint32_t t = DIF_INSTR_TYPE(in);
 			if (op == DIF_OP_PUSHTV)
-				fprintf(fp, "%-4s DT_TYPE(%u), %%r%u\t\t", name, t, DIF_INSTR_RS(in));
+				fprintf(fp, "%-4s DT_TYPE(%u), %%r%u", name, t, DIF_INSTR_RS(in));
 			else
-				fprintf(fp, "%-4s DT_TYPE(%u), %%r%u, %%r%u\t", name, t, DIF_INSTR_R2(in), DIF_INSTR_RS(in));
+				fprintf(fp, "%-4s DT_TYPE(%u), %%r%u, %%r%u", name, t, DIF_INSTR_R2(in), DIF_INSTR_RS(in));
 			if (t < 2)
-				fprintf(fp, "! DT_TYPE(%u) = %s", t, t == 0 ? "D type" : "string");
+				fprintf(fp, "%s! DT_TYPE(%u) = %s", op == DIF_OP_PUSHTV ? "\t\t" : "\t", t,
+					t == 0 ? "D type" : "string");
 			break;
 		}
 		case F_XL: fprintf(fp, "%-4s DT_XLREF[%u], %%r%u", name, DIF_INSTR_XLREF(in), DIF_INSTR_RD(in)); break;
@@ -159,15 +176,31 @@ dt_dis_difo(const dt_difo_t *dp, FILE *fp)
 		fprintf(fp, "\n%-16s %-4s %-3s %-3s %-4s %s\n", "NAME", "ID", "KND", "SCP", "FLAG", "TYPE");
 	for (uint32_t i = 0; i < dp->varlen; i++) {
 		const dtrace_difv_t *v = &dp->vartab[i];
-		char flags[16] = {0};
+		char kind[16], scope[16], flags[32] = {0};
+		uint32_t other = v->dtdv_flags & ~(uint32_t)(DIFV_F_REF | DIFV_F_MOD);
+		if (v->dtdv_kind == DIFV_KIND_ARRAY)
+			strcpy(kind, "arr");
+		else if (v->dtdv_kind == DIFV_KIND_SCALAR)
+			strcpy(kind, "scl");
+		else
+			snprintf(kind, sizeof(kind), "%u", v->dtdv_kind);
+		if (v->dtdv_scope == DIFV_SCOPE_GLOBAL)
+			strcpy(scope, "glb");
+		else if (v->dtdv_scope == DIFV_SCOPE_THREAD)
+			strcpy(scope, "tls");
+		else if (v->dtdv_scope == DIFV_SCOPE_LOCAL)
+			strcpy(scope, "loc");
+		else
+			snprintf(scope, sizeof(scope), "%u", v->dtdv_scope);
+		if (other != 0)
+			snprintf(flags, sizeof(flags), "/0x%x", other);
 		if (v->dtdv_flags & DIFV_F_REF)
 			strcat(flags, "/r");
 		if (v->dtdv_flags & DIFV_F_MOD)
 			strcat(flags, "/w");
-		fprintf(fp, "%-16s %-4x %-3s %-3s %-4s %s\n", dp->strtab + v->dtdv_name, v->dtdv_id,
-			v->dtdv_kind == DIFV_KIND_ARRAY ? "arr" : "scl",
-			v->dtdv_scope == DIFV_SCOPE_GLOBAL ? "glb" : v->dtdv_scope == DIFV_SCOPE_THREAD ? "tls" : "loc",
-			flags[0] ? flags + 1 : "", dt_dis_typestr(&v->dtdv_type, type, sizeof(type)));
+		fprintf(fp, "%-16s %-4x %-3s %-3s %-4s %s\n",
+			v->dtdv_name < dp->strlen ? dp->strtab + v->dtdv_name : "", v->dtdv_id, kind, scope,
+			flags + (flags[0] != '\0'), dt_dis_typestr(&v->dtdv_type, type, sizeof(type)));
 	}
 }
 
@@ -177,7 +210,8 @@ dt_cprog_disassemble(const dt_cprog_t *prog, FILE *fp)
 	if (prog == NULL || prog->impl == NULL)
 		return;
 	for (const dt_difo_t *dp = prog->impl->difos; dp != NULL; dp = dp->next)
-		dt_dis_difo(dp, fp);
+		if (dp->assembled)
+			dt_dis_difo(dp, fp);
 }
 
 const dt_caction_t *

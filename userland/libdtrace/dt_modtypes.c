@@ -565,6 +565,8 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		 * function is its address, (T *)addr, as C's designators decay.
 		 */
 		dt_node_t *a = dt_node_int(pcb, addr);
+		a->type = pcb->t_uint64; /* an address: no sign to extend when cast to a pointer */
+		a->flags &= ~DT_NF_SIGNED;
 		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
 		a->line = cast->line = n->line;
 		if (dt_type_resolve(t)->kind == DT_TK_FUNC)

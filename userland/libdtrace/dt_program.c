@@ -193,6 +193,9 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 		return NULL;
 	}
 	if (cprog->err.failed) {
+		/* -S: DTrace has listed each DIFO as it was assembled, before the error */
+		if (copts.flags & DT_C_DIFV)
+			dt_cprog_disassemble(cprog, stderr);
 		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "%s", cprog->err.text);
 		dt_cprog_free(cprog);
 		(void)dt_set_errno(dtp, EDT_COMPILER);
