@@ -962,6 +962,32 @@ dt_compile_body(dt_pcb_t *pcb)
 	dt_pragma_unused(pcb);
 
 	/*
+	 * DTrace expands the $N of probe descriptions as it parses them, and
+	 * that use references the argument (dtrace_xstr2desc): pid$1:::entry
+	 * uses $1.  Descriptions are resolved later here, so mark them now.
+	 */
+	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
+		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
+			const char *f = pn->string;
+			while (f != NULL && *f != '\0') {
+				const char *fe = strchr(f, ':'), *v = strchr(f, '$');
+				if (fe == NULL)
+					fe = f + strlen(f);
+				if (v != NULL && v < fe) {
+					if (v[1] == '$' && fe - v > 2)
+						v++;
+					if (isdigit((unsigned char)v[1])) {
+						long i = strtol(v + 1, NULL, 10);
+						if (i >= 0 && i < pcb->sargc)
+							pcb->sflagv[i] = 1;
+					}
+				}
+				f = *fe == ':' ? fe + 1 : NULL;
+			}
+		}
+	}
+
+	/*
 	 * DTrace checks only the last macro argument: it must be referenced
 	 * unless -x argref (so a program using $2 alone may take two).
 	 */
