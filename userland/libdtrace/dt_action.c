@@ -454,6 +454,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 	uint64_t arg = 0;
 	int argmax = 0;
 	const char *fname;
+	char n1[256];
 
 	if (fn == NULL)
 		dnerror(pcb, agg, D_AGG_NULL, "expression has null effect: @%s", aid->name);
@@ -602,7 +603,8 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			                : kid == DT_ACT_MOD ? DTRACEACT_MOD : kid == DT_ACT_USYM ? DTRACEACT_USYM
 			                : kid == DT_ACT_UMOD ? DTRACEACT_UMOD : kid == DT_ACT_UADDR ? DTRACEACT_UADDR : 0;
 			if (kind == 0)
-				dnerror(pcb, k, D_KEY_TYPE, "@%s[ ] key #%d is of invalid type", aid->name, (int)n - 1);
+				dnerror(pcb, k, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
+					dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_AGG), (int)n - 1);
 			if (kind == DTRACEACT_STACK || kind == DTRACEACT_USTACK || kind == DTRACEACT_JSTACK) {
 				struct dt_stmt_act *s = dt_act_add(al, kind, NULL);
 				s->arg = kind == DTRACEACT_STACK ? dt_stack_args(pcb, k->args) : dt_ustack_args(pcb, k->args);
@@ -614,8 +616,9 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			}
 			continue;
 		}
-		if (dt_node_is_void(k) || k->kind == DT_NODE_AGG)
-			dnerror(pcb, k, D_KEY_TYPE, "@%s[ ] key #%d is of invalid type", aid->name, (int)n - 1);
+		if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k))
+			dnerror(pcb, k, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
+				dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_AGG), (int)n - 1);
 		k->list = NULL;
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_DIFEXPR, dt_expr_difo(pcb, k, "action"));
 		k->list = save;
@@ -629,9 +632,24 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 		int i = 0;
 		for (dt_node_t *k = agg->args; k != NULL; k = k->list)
 			aid->keys[i++] = k->type;
-	} else if (aid->nkeys != nk) {
-		dnerror(pcb, agg, D_PROTO_LEN, "@%s[ ] prototype mismatch: %d arg%spassed, %d expected",
-			aid->name, nk, nk == 1 ? " " : "s ", aid->nkeys);
+	} else {
+		/* later uses must match the signature (DTrace's dt_idcook_sign) */
+		if (aid->nkeys != nk)
+			dnerror(pcb, agg, D_PROTO_LEN, "@%s[ ] prototype mismatch: %d key%spassed, %d expected",
+				aid->name, nk, nk == 1 ? " " : "s ", aid->nkeys);
+		int i = 0;
+		for (dt_node_t *k = agg->args; k != NULL; k = k->list, i++) {
+			dt_node_t proto;
+			char n2[256];
+			memset(&proto, 0, sizeof(proto));
+			proto.kind = DT_NODE_TYPE;
+			proto.type = aid->keys[i];
+			if (!dt_node_is_argcompat(&proto, k))
+				dnerror(pcb, agg, D_PROTO_ARG,
+					"@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+					aid->name, i + 1, dt_node_type_name(&proto, n1, sizeof(n1)),
+					dt_node_type_name(k, n2, sizeof(n2)));
+		}
 	}
 	if (incr != NULL) {
 		if (!dt_node_is_scalar(incr))
@@ -1181,9 +1199,12 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *c)
 	if (c->pred != NULL) {
 		pcb->region = "predicate";
 		dt_node_t *p = c->pred = dt_cook(pcb, c->pred, DT_IDFLG_REF);
-		if ((!dt_node_is_scalar(p) && !dt_node_is_string(p)) || dt_node_is_actfunc(p) ||
-		    p->kind == DT_NODE_AGG)
-			dnerror(pcb, p, D_PRED_SCALAR, "predicate result must be of scalar type");
+		/* DTrace's scalars: integers, enums and pointers (not strings, arrays or floats) */
+		dt_type_t *pt = dt_type_resolve(p->type);
+		if (pt == NULL || !(pt->kind == DT_TK_INT || pt->kind == DT_TK_ENUM || pt->kind == DT_TK_PTR) ||
+		    dt_node_is_actfunc(p) || p->kind == DT_NODE_AGG)
+			dt_error(pcb, c->value > 0 ? (int)c->value : p->line, D_PRED_SCALAR,
+				 "predicate result must be of scalar type");
 		pcb->region = NULL;
 	}
 	if (retry)
@@ -1205,6 +1226,7 @@ dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clau
 	dt_difo_t *pred = NULL;
 
 	memset(&c, 0, sizeof(c));
+	c.value = sub->value; /* the clause's last line */
 	c.pred = dt_node_copy_list(pcb, sub->pred);
 	c.args = dt_node_copy_list(pcb, sub->args);
 	pcb->lineno = prog->descs[desc].line;

@@ -131,7 +131,7 @@ dt_node_is_ptrcompat(dt_node_t *l, dt_node_t *r)
 }
 
 /* May a value of r's type be assigned to (or passed as) l's type? */
-static bool
+bool
 dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 {
 	if (dt_node_is_integer(l) && dt_node_is_integer(r))
@@ -552,6 +552,11 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 {
 	dt_node_t *l = n->left, *keys = n->right;
 
+	/* @a[i][j]: DTrace's D_AGG_MDIM */
+	if (l->kind == DT_NODE_OP2 && l->op == DT_TOK_LBRAC && l->left != NULL && l->left->kind == DT_NODE_IDENT &&
+	    l->left->op == DT_TOK_AGG)
+		dnerror(pcb, n, D_AGG_MDIM, "improper attempt to reference @%s as a multi-dimensional array",
+			l->left->string + (l->left->string[0] == '@'));
 	if (l->kind == DT_NODE_IDENT && l->op == DT_TOK_AGG) {
 		dt_ident_t *idp = dt_var_lookup(pcb, l, &pcb->aggs, DT_IDENT_AGG, true, 0);
 		n->kind = DT_NODE_AGG;
@@ -577,8 +582,7 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		if (idp == NULL) {
 			idp = dt_idtab_lookup(&pcb->globals, l->string);
 			if (idp == NULL && !create)
-				dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
-					l->string);
+				dnerror(pcb, n, D_VAR_UNDEF, "%s has not yet been declared or assigned", l->string);
 			if (idp == NULL)
 				idp = dt_var_lookup(pcb, l, &pcb->globals, DT_IDENT_ARRAY, true, 0);
 			if (idp->kind == DT_IDENT_ARRAY || (idp->kind == DT_IDENT_SCALAR && idp->type == NULL)) {
@@ -617,8 +621,26 @@ index: {
 		dt_node_t *add = dt_node_op2(pcb, DT_TOK_ADD, n->left,
 					     keys->list == NULL ? keys : keys);
 		add->line = n->line;
-		if (keys->list != NULL)
-			dnerror(pcb, n, D_SYNTAX, "syntax error near \",\"");
+		if (keys->list != NULL) {
+			/* a tuple on something that is not an associative array (DTrace's dt_node_name) */
+			dt_node_t *b = n->left;
+			dt_ident_t *bid = b->kind == DT_NODE_VAR ? b->ident : NULL;
+			char nm[512];
+			if (bid == NULL && b->kind == DT_NODE_IDENT) {
+				bid = dt_builtin_lookup(pcb, b->string);
+				if (bid == NULL)
+					bid = dt_idtab_lookup(&pcb->globals, b->string);
+			}
+			if (bid != NULL)
+				snprintf(nm, sizeof(nm), "%s %s", dt_idkind_name(bid->kind), bid->name);
+			else if (b->kind == DT_NODE_INT)
+				snprintf(nm, sizeof(nm), "integer constant 0x%llx", (unsigned long long)b->value);
+			else if (b->kind == DT_NODE_IDENT)
+				snprintf(nm, sizeof(nm), "identifier %s", b->string);
+			else
+				snprintf(nm, sizeof(nm), "operator %s", dt_opstr(b->op));
+			dnerror(pcb, n, D_ARR_BADREF, "cannot access %s as an associative array", nm);
+		}
 		dt_node_t *d = dt_node_op1(pcb, DT_TOK_DEREF, add);
 		d->line = n->line;
 		return dt_cook(pcb, d, idflags);
@@ -636,26 +658,33 @@ assoc_id: {
 	dt_cook_args(pcb, n);
 	int nk = dt_node_count(n->args);
 	int i = 0;
-	for (dt_node_t *k = n->args; k != NULL; k = k->list)
-		if (dt_node_is_void(k) || dt_node_is_actfunc(k) || k->kind == DT_NODE_AGG)
-			dnerror(pcb, n, D_KEY_TYPE, "%s[ ] key #%d is of invalid type", idp->name, i + 1);
 	if (idp->keys == NULL) {
+		/* the first use makes the signature: DTrace refuses void and dynamic keys then */
+		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
+			char n1[256];
+			if (dt_node_is_void(k) || dt_node_is_actfunc(k) || k->kind == DT_NODE_AGG ||
+			    dt_node_is_dynamic(k))
+				dnerror(pcb, n, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
+					dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_ARRAY), i + 1);
+		}
+		i = 0;
 		idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * (size_t)nk);
 		idp->nkeys = nk;
 		for (dt_node_t *k = n->args; k != NULL; k = k->list)
 			idp->keys[i++] = k->type;
 	} else {
 		if (nk != idp->nkeys)
-			dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d arg%spassed, %d expected",
+			dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d key%spassed, %d expected",
 				idp->name, nk, nk == 1 ? " " : "s ", idp->nkeys);
 		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
 			dt_node_t tmp;
 			char n1[256], n2[256];
 			memset(&tmp, 0, sizeof(tmp));
+			tmp.kind = DT_NODE_TYPE; /* not an integer constant 0 */
 			dt_node_type_assign(&tmp, idp->keys[i]);
 			if (!dt_node_is_argcompat(&tmp, k))
 				dnerror(pcb, n, D_PROTO_ARG,
-					"%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+					"%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 					idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
 					dt_node_type_name(k, n2, sizeof(n2)));
 		}
@@ -749,10 +778,13 @@ dt_cook_scoped(dt_pcb_t *pcb, dt_node_t *n, bool create)
 	dt_node_t *r = n->right;
 	dt_ident_t *idp = dt_idtab_lookup(tab, r->string);
 
-	(void)create;
 	if (idp == NULL)
 		idp = dt_idtab_insert(pcb, tab, r->string, DT_IDENT_SCALAR,
 				      DT_IDFLG_WRITE | (self ? DT_IDFLG_TLS : DT_IDFLG_LOCAL));
+	/* read before any assignment or declaration: DTrace's D_VAR_UNDEF */
+	if (!create && idp->type == NULL && !(idp->flags & (DT_IDFLG_REF | DT_IDFLG_MOD | DT_IDFLG_DECL)))
+		dnerror(pcb, n, D_VAR_UNDEF, "%s%s has not yet been declared or assigned", self ? "self->" : "this->",
+			r->string);
 	if (idp->kind == DT_IDENT_ARRAY)
 		dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
 			dt_idkind_name(idp->kind), r->string, dt_idkind_name(DT_IDENT_SCALAR));

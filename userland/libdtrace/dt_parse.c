@@ -472,6 +472,8 @@ dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts
 	c->pdescs = pdescs;
 	c->pred = pred;
 	c->args = acts;
+	/* where the clause ends (its closing brace): DTrace's line for D_PRED_SCALAR */
+	c->value = (uint64_t)(pcb->scanner != NULL ? dt_lex_lineno(pcb) : pcb->lineno);
 	c->line = pdescs->line;
 	if (pcb->lastclause == NULL)
 		pcb->clauses = c;

@@ -389,6 +389,7 @@ bool dt_node_is_string(dt_node_t *n);
 bool dt_node_is_void(dt_node_t *n);
 bool dt_node_is_dynamic(dt_node_t *n);
 bool dt_node_is_actfunc(dt_node_t *n);
+bool dt_node_is_argcompat(dt_node_t *l, dt_node_t *r); /* may r be passed as l's type? */
 char *dt_node_type_name(dt_node_t *n, char *buf, size_t len);
 int64_t dt_node_const(dt_pcb_t *pcb, dt_node_t *n, dt_errtag_t tag, const char *what);
 

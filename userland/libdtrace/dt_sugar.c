@@ -36,6 +36,7 @@ typedef struct dt_sugar {
 	int nconds;        /* conditions created so far */
 	int line;          /* where generated nodes claim to be */
 	dt_node_t *out;    /* the sub-clauses, in order */
+	uint64_t endline;  /* the clause's closing line, kept by each sub-clause (dt_action.c) */
 } dt_sugar_t;
 
 static dt_node_t *
@@ -87,6 +88,7 @@ sg_clause(dt_sugar_t *s, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts)
 	c->pdescs = pdescs;
 	c->pred = pred;
 	c->args = acts;
+	c->value = s->endline;
 	return c;
 }
 
@@ -182,6 +184,7 @@ dt_sugar(dt_pcb_t *pcb, dt_node_t *clause)
 	s.pcb = pcb;
 	s.pdescs = clause->pdescs;
 	s.line = clause->line;
+	s.endline = clause->value;
 
 	if (!sg_has_if(clause->args)) {
 		sg_append(&s, sg_clause(&s, clause->pdescs, clause->pred, clause->args));

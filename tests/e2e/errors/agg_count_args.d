@@ -1,0 +1,4 @@
+BEGIN
+{
+	@stat = count(1);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@stat = timestamp - 1;
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@c[exit(0)] = count();
+}

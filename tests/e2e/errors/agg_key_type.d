@@ -1,0 +1,5 @@
+BEGIN
+{
+	@c[execname] = count();
+	@c[pid] = count();
+}

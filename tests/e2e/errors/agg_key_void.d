@@ -1,0 +1,4 @@
+BEGIN
+{
+	@c[(void)0] = count();
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	lo = 0;
+	@l = lquantize(5, lo, 100, 10);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@l = lquantize(5, 0, 100, 10);
+	@l = lquantize(5, 0, 200, 10);
+}

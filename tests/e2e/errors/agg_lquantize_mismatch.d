@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = lquantize(5, 100, 0, 10);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = lquantize(5, 0, 100, 0);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@stat[1][2] = count();
+}

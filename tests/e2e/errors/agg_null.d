@@ -1,0 +1,5 @@
+BEGIN
+{
+	@stat = count();
+	@stat;
+}

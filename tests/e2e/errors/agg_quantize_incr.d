@@ -1,0 +1,4 @@
+BEGIN
+{
+	@q = quantize(10, "one");
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@stat = count();
+}
+
+END
+{
+	@stat = sum(1);
+}

@@ -1,0 +1,4 @@
+profile:::tick-1s
+{
+	trace(args[2]);
+}

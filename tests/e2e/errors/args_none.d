@@ -1,0 +1,6 @@
+inline int first = args[0];
+
+BEGIN
+{
+	trace(first);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	i = 0;
+	trace(args[i]);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(args[0, 1]);
+}

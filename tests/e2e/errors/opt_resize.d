@@ -1,0 +1,5 @@
+#pragma D option bufresize=sometimes
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(curthread[0, 1]);
+}

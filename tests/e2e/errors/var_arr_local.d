@@ -1,0 +1,4 @@
+BEGIN
+{
+	this->seen[pid] = 1;
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	names[pid] = execname;
+	names[pid, tid] = execname;
+}

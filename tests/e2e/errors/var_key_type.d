@@ -1,0 +1,5 @@
+BEGIN
+{
+	names[pid] = execname;
+	trace(names["self"]);
+}

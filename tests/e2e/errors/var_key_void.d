@@ -1,0 +1,4 @@
+BEGIN
+{
+	names[(void)0] = execname;
+}

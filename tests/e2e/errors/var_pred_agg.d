@@ -1,0 +1,10 @@
+BEGIN
+{
+	@c = count();
+}
+
+END
+/@c/
+{
+	trace(1);
+}

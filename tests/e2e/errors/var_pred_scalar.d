@@ -1,0 +1,5 @@
+BEGIN
+/(void)0/
+{
+	exit(0);
+}

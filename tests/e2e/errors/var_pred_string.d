@@ -1,0 +1,5 @@
+BEGIN
+/execname/
+{
+	exit(0);
+}
