@@ -74,11 +74,24 @@ dtrace_dif_load(dtrace_mstate_t *mstate, int space, uintptr_t addr, size_t size)
 	return v;
 }
 
-bool
-dtrace_dif_copy(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t len)
+static bool
+dif_copyin(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t len)
 {
 	uintptr_t fa = src;
 	int rc;
+
+	if ((rc = dtrace_port_copyin(space, src, dst, len, &fa)) != 0) {
+		dtrace_dif_fault(mstate, dtrace_dif_fltflag(rc), fa);
+		return false;
+	}
+	return true;
+}
+
+bool
+dtrace_dif_copy(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t len)
+{
+	uintptr_t d = (uintptr_t)dst;
+	size_t step, done, n, off;
 
 	if (len == 0)
 		return true;
@@ -86,9 +99,24 @@ dtrace_dif_copy(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, si
 		memmove(dst, (const void *)src, len); /* COPYS may overlap in scratch */
 		return true;
 	}
-	if ((rc = dtrace_port_copyin(space, src, dst, len, &fa)) != 0) {
-		dtrace_dif_fault(mstate, dtrace_dif_fltflag(rc), fa);
-		return false;
+	if (src >= d + len || d >= src + len)
+		return dif_copyin(mstate, space, src, dst, len);
+	/*
+	 * The source overlaps the destination (a by-reference variable assigned
+	 * from inside its own storage).  The port copies as memcpy does, so copy
+	 * in pieces no longer than the distance between the two, in memmove's
+	 * order: forward when the source is above, backward when below.  No
+	 * piece overlaps itself, and every byte is read before it is written.
+	 * At most `len` pieces.
+	 */
+	if (src == d)
+		return true; /* the bytes are already there (core memory) */
+	step = src > d ? src - d : d - src;
+	for (done = 0; done < len; done += n) {
+		n = len - done < step ? len - done : step;
+		off = src > d ? done : len - done - n;
+		if (!dif_copyin(mstate, space, src + off, (char *)dst + off, n))
+			return false;
 	}
 	return true;
 }

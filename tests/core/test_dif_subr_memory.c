@@ -248,10 +248,49 @@ test_inet(void)
 	CHECK_FAULT(e, DTRACE_CPUF_BADADDR, 16, CALL_OFFSET(1));
 }
 
+/*
+ * A copy through the port whose source overlaps its destination (a
+ * by-reference variable assigned from inside its own storage; found by
+ * fuzz_dif, corpus/dif/crash-stgs-byref-overlapping-source) has memmove's
+ * result, in pieces that never overlap, and still reports a fault at the
+ * first bad byte.
+ */
+static void
+test_copy_overlapping_memory(void)
+{
+	static char buf[40];
+	uint64_t calls;
+
+	env_fire(e);
+	memcpy(buf, "0123456789abcdefghijklmnopqrstuvwxyzABC", 40);
+	calls = testport_nofault_calls();
+	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf + 1, buf, 16));
+	CHECK(memcmp(buf, "123456789abcdefgghij", 20) == 0);
+	CHECK_EQ(testport_nofault_calls() - calls, 16); /* one byte apart: 16 pieces */
+	calls = testport_nofault_calls();
+	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf, buf + 5, 16));
+	CHECK(memcmp(buf, "1234512345", 10) == 0);
+	CHECK(memcmp(buf + 5, "123456789abcdefg", 16) == 0);
+	CHECK_EQ(testport_nofault_calls() - calls, 4); /* 5, 5, 5, 1 from the end */
+	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf, buf, 16));
+	CHECK(memcmp(buf, "1234512345", 10) == 0);
+	CHECK_NOFAULT(e);
+	/* a fault in the second piece: the first arrived, and the second's bytes
+	 * before the fault, as a real copy stops there */
+	memcpy(buf, "0123456789abcdefghijklmnopqrstuvwxyzABC", 40);
+	testport_fault_range(DTRACE_AS_KERNEL, (uintptr_t)buf + 9, 1, DTRACEFLT_BADADDR);
+	CHECK(!dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf + 4, buf, 12));
+	testport_fault_clear();
+	CHECK_FAULT(e, DTRACE_CPUF_BADADDR, (uintptr_t)buf + 9, -1); /* no DIF offset */
+	CHECK(memcmp(buf, "45678567", 8) == 0);
+	env_fire(e);
+}
+
 int
 main(void)
 {
 	env_init(e, 1);
+	test_copy_overlapping_memory();
 	test_alloca();
 	test_bcopy_and_copyinto();
 	test_copyin_and_copyinstr();
