@@ -256,70 +256,61 @@ op_ble:
 op_bleu:
 	BRANCH_IF(cc_c | cc_z);
 
+/* The load families: r1 the address, `type` the extension of the result. */
+#define LOAD(type, size, restricted)                                                               \
+	do {                                                                                       \
+		regs[rd] = (uint64_t)(type)dif_ld(mstate, vs, regs[r1], size, restricted);         \
+		CHECKED();                                                                         \
+	} while (0)
+#define ULOAD(type, size)                                                                          \
+	do {                                                                                       \
+		regs[rd] = (uint64_t)(type)dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], size); \
+		CHECKED();                                                                         \
+	} while (0)
 op_ldsb:
-	regs[rd] = (uint64_t)(int8_t)dif_ld(mstate, vs, regs[r1], 1, false);
-	CHECKED();
+	LOAD(int8_t, 1, false);
 op_ldsh:
-	regs[rd] = (uint64_t)(int16_t)dif_ld(mstate, vs, regs[r1], 2, false);
-	CHECKED();
+	LOAD(int16_t, 2, false);
 op_ldsw:
-	regs[rd] = (uint64_t)(int32_t)dif_ld(mstate, vs, regs[r1], 4, false);
-	CHECKED();
+	LOAD(int32_t, 4, false);
 op_ldub:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 1, false);
-	CHECKED();
+	LOAD(uint64_t, 1, false);
 op_lduh:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 2, false);
-	CHECKED();
+	LOAD(uint64_t, 2, false);
 op_lduw:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 4, false);
-	CHECKED();
+	LOAD(uint64_t, 4, false);
 op_ldx:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 8, false);
-	CHECKED();
+	LOAD(uint64_t, 8, false);
 op_rldsb:
-	regs[rd] = (uint64_t)(int8_t)dif_ld(mstate, vs, regs[r1], 1, true);
-	CHECKED();
+	LOAD(int8_t, 1, true);
 op_rldsh:
-	regs[rd] = (uint64_t)(int16_t)dif_ld(mstate, vs, regs[r1], 2, true);
-	CHECKED();
+	LOAD(int16_t, 2, true);
 op_rldsw:
-	regs[rd] = (uint64_t)(int32_t)dif_ld(mstate, vs, regs[r1], 4, true);
-	CHECKED();
+	LOAD(int32_t, 4, true);
 op_rldub:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 1, true);
-	CHECKED();
+	LOAD(uint64_t, 1, true);
 op_rlduh:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 2, true);
-	CHECKED();
+	LOAD(uint64_t, 2, true);
 op_rlduw:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 4, true);
-	CHECKED();
+	LOAD(uint64_t, 4, true);
 op_rldx:
-	regs[rd] = dif_ld(mstate, vs, regs[r1], 8, true);
-	CHECKED();
-
+	LOAD(uint64_t, 8, true);
 op_uldsb:
-	regs[rd] = (uint64_t)(int8_t)dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 1);
-	CHECKED();
+	ULOAD(int8_t, 1);
 op_uldsh:
-	regs[rd] = (uint64_t)(int16_t)dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 2);
-	CHECKED();
+	ULOAD(int16_t, 2);
 op_uldsw:
-	regs[rd] = (uint64_t)(int32_t)dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 4);
-	CHECKED();
+	ULOAD(int32_t, 4);
 op_uldub:
-	regs[rd] = dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 1);
-	CHECKED();
+	ULOAD(uint64_t, 1);
 op_ulduh:
-	regs[rd] = dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 2);
-	CHECKED();
+	ULOAD(uint64_t, 2);
 op_ulduw:
-	regs[rd] = dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 4);
-	CHECKED();
+	ULOAD(uint64_t, 4);
 op_uldx:
-	regs[rd] = dtrace_dif_load(mstate, DTRACE_AS_USER, regs[r1], 8);
-	CHECKED();
+	ULOAD(uint64_t, 8);
+#undef LOAD
+#undef ULOAD
 
 op_ret:
 	if (*flags & DTRACE_CPUF_FAULT)
