@@ -16,6 +16,7 @@
 #include <sched.h>
 
 #include "dtrace_impl.h"
+#include "spec_record.h"
 #include "test_util.h"
 #include "testport.h"
 
@@ -23,7 +24,7 @@
 #define NSPEC 8
 #define ITERS 200000 /* at most; a worker stops once both kinds are plentiful */
 #define ENOUGH 2000
-#define RECSIZE 16 /* record header (12) + a 4-byte sequence number */
+#define RECSIZE SPEC_RECSIZE
 
 static dtrace_state_t state;
 static dtrace_ecb_t ecb1;
@@ -41,24 +42,11 @@ seq_of(uint32_t cpu, uint32_t i)
 	return (cpu << 24) | i;
 }
 
-/* speculate(id); trace(seq) as the ECB walker does it. */
+/* speculate(id); trace(seq) as the ECB walker does it, on `cpu`. */
 static bool
 speculate(dtrace_cpuid_t cpu, dtrace_specid_t id, uint32_t seq)
 {
-	dtrace_buffer_t *buf = dtrace_speculation_buffer(&state, cpu, id);
-	dtrace_rechdr_t hdr;
-	intptr_t offs;
-
-	if (buf == NULL)
-		return false;
-	if ((offs = dtrace_buffer_reserve(buf, RECSIZE, 4, &state, NULL)) < 0)
-		return false;
-	hdr.dtrh_epid = 1;
-	DTRACE_RECORD_STORE_TIMESTAMP(&hdr, UINT64_MAX);
-	memcpy(buf->dtb_tomax + offs, &hdr, sizeof(hdr));
-	memcpy(buf->dtb_tomax + offs + 12, &seq, 4);
-	buf->dtb_offset = (uint64_t)offs + RECSIZE;
-	return true;
+	return spec_record(&state, cpu, id, seq);
 }
 
 /* Committed ids: the upper half (speculation() hands out the lowest free

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "dtrace_impl.h"
+#include "spec_record.h"
 #include "test_util.h"
 #include "testport.h"
 
@@ -14,7 +15,7 @@ static dtrace_state_t state;
 static dtrace_ecb_t ecb1;
 static dtrace_ecb_t *ecbtab[1];
 
-#define RECSIZE 16 /* record header (12) + a 4-byte sequence number */
+#define RECSIZE SPEC_RECSIZE
 
 static void
 state_init(uint32_t ncpus, int64_t nspec, int64_t specsize, int64_t bufsize)
@@ -48,28 +49,11 @@ spec_state(dtrace_specid_t id)
 	return state.dts_speculations[id - 1].dtsp_state;
 }
 
-/*
- * What fw's ECB walker does for `speculate(id); trace(seq)` on `cpu`: the
- * record goes to the speculation's buffer, stamped UINT64_MAX.  Returns false
- * when the speculation refused it or its buffer was full.
- */
+/* speculate(id); trace(seq) as the ECB walker does it, on `cpu`. */
 static bool
 speculate(dtrace_cpuid_t cpu, dtrace_specid_t id, uint32_t seq)
 {
-	dtrace_buffer_t *buf = dtrace_speculation_buffer(&state, cpu, id);
-	dtrace_rechdr_t hdr;
-	intptr_t offs;
-
-	if (buf == NULL)
-		return false;
-	if ((offs = dtrace_buffer_reserve(buf, RECSIZE, 4, &state, NULL)) < 0)
-		return false;
-	hdr.dtrh_epid = 1;
-	DTRACE_RECORD_STORE_TIMESTAMP(&hdr, UINT64_MAX);
-	memcpy(buf->dtb_tomax + offs, &hdr, sizeof(hdr));
-	memcpy(buf->dtb_tomax + offs + 12, &seq, 4);
-	buf->dtb_offset = (uint64_t)offs + RECSIZE;
-	return true;
+	return spec_record(&state, cpu, id, seq);
 }
 
 /* The sequence numbers and timestamps of the records in CPU cpu's principal buffer. */
