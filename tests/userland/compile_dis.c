@@ -11,8 +11,10 @@
  * instructions; offset 0 of every string table is ""; the variable table
  * names the built-ins read too, in DTrace's hash order (thread-locals,
  * globals, clause-locals); keys and arguments are all computed before the
- * tuple is pushed, strings with their size; arithmetic is 64-bit, narrowed
- * only by casts; ?: ends its true arm with a mov into the result register.
+ * tuple is pushed, strings with their size, each value first converted to
+ * its prototype's type; arithmetic is 64-bit, narrowed only by casts;
+ * comparisons are signed or not after C's conversions; ?: ends its true arm
+ * with a mov into the result register.
  * The format itself (column layout, notes, unknown kinds, scopes and flags)
  * is checked on a DIFO built by hand.
  */
@@ -433,6 +435,59 @@ static const struct {
 	    "\n"
 	    "NAME             ID   KND SCP FLAG TYPE\n"
 	    "execname         118  scl glb r    string (unknown) by ref (size 256)\n"},
+	/* arguments cast to the prototype (int to int64_t); comparisons after C's conversions */
+	{"unsigned char c; BEGIN { x = 3; trace(lltostr(x)); trace(c > -1); trace(c > (unsigned int)1); }",
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 4)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 25000001    setx DT_INTEGER[0], %r1\t\t! 0x3\n"
+	    "01: 2a050101    stgs %r1, DT_VAR(1281)\t\t! DT_VAR(1281) = \"x\"\n"
+	    "02: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "x                501  scl glb w    D type (integer) (size 4)\n"
+	    "\n"
+	    "DIFO 0x@ returns string (unknown) by ref (size 256)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29050101    ldgs DT_VAR(1281), %r1\t\t! DT_VAR(1281) = \"x\"\n"
+	    "01: 33000000    flushts\n"
+	    "02: 25000002    setx DT_INTEGER[0], %r2\t\t! 0x20\n"
+	    "03: 04010201    sll  %r1, %r2, %r1\n"
+	    "04: 2e010201    sra  %r1, %r2, %r1\n"
+	    "05: 31000001    pushtv DT_TYPE(0), %r1\t\t! DT_TYPE(0) = D type\n"
+	    "06: 2f001801    call DIF_SUBR(24), %r1\t\t! lltostr\n"
+	    "07: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "x                501  scl glb r    D type (integer) (size 4)\n"
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 4)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29050001    ldgs DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"c\"\n"
+	    "01: 25000002    setx DT_INTEGER[0], %r2\t\t! 0xffffffffffffffff\n"
+	    "02: 0f010200    cmp  %r1, %r2\n"
+	    "03: 14000006    bg   6\n"
+	    "04: 0e000001    mov  %r0, %r1\n"
+	    "05: 11000007    ba   7\n"
+	    "06: 25000101    setx DT_INTEGER[1], %r1\t\t! 0x1\n"
+	    "07: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "c                500  scl glb r    D type (integer) (size 1)\n"
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 4)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29050001    ldgs DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"c\"\n"
+	    "01: 25000002    setx DT_INTEGER[0], %r2\t\t! 0x1\n"
+	    "02: 0f010200    cmp  %r1, %r2\n"
+	    "03: 15000006    bgu  6\n"
+	    "04: 0e000001    mov  %r0, %r1\n"
+	    "05: 11000007    ba   7\n"
+	    "06: 25000001    setx DT_INTEGER[0], %r1\t\t! 0x1\n"
+	    "07: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "c                500  scl glb r    D type (integer) (size 1)\n"},
 };
 
 /* A program from a file (dtrace -s): D_NOREG carries the clause's line. */

@@ -404,7 +404,7 @@ dt_store_op(dt_type_t *t)
  * way DTrace's EDT_NOTUPREG does: its message alone, no region or line.
  */
 static void
-dt_cg_arglist(dt_difo_t *dp, dt_node_t *args)
+dt_cg_arglist(dt_difo_t *dp, dt_node_t *args, dt_type_t *const *sig, int nsig)
 {
 	int regs[DIF_DTR_NREGS + 1], n = 0;
 	dt_node_t *a;
@@ -422,6 +422,9 @@ dt_cg_arglist(dt_difo_t *dp, dt_node_t *args)
 	n = 0;
 	for (a = args; a != NULL; a = a->list) {
 		dtrace_diftype_t t;
+		/* each value converted to its signature's type, as DTrace does, then pushed */
+		if (n < nsig && sig[n] != NULL)
+			dt_cg_typecast(dp, a->type, sig[n], regs[n]);
 		dt_node_diftype(dp->pcb, a, &t);
 		if (t.dtdt_flags & (DIF_TF_BYREF | DIF_TF_BYUREF)) {
 			int sz = 0;
@@ -471,7 +474,7 @@ dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
 	}
 	uint8_t scope = dt_var_scope(idp);
 	if (idp->kind == DT_IDENT_ARRAY) {
-		dt_cg_arglist(dp, n->args);
+		dt_cg_arglist(dp, n->args, idp->keys, idp->keys != NULL ? idp->nkeys : 0);
 		rd = dt_reg_alloc(dp);
 		dt_emit(dp, DIF_INSTR_LDV(scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA : DIF_OP_LDGAA, idp->id, rd));
 		dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_REF);
@@ -491,7 +494,7 @@ dt_cg_var_store(dt_difo_t *dp, dt_node_t *n, int rs)
 	dt_ident_t *idp = n->ident;
 	uint8_t scope = dt_var_scope(idp);
 	if (idp->kind == DT_IDENT_ARRAY) {
-		dt_cg_arglist(dp, n->args);
+		dt_cg_arglist(dp, n->args, idp->keys, idp->keys != NULL ? idp->nkeys : 0);
 		dt_emit(dp, DIF_INSTR_STV(scope == DIFV_SCOPE_THREAD ? DIF_OP_STTAA : DIF_OP_STGAA, idp->id, rs));
 		dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_MOD);
 		return;
@@ -553,13 +556,40 @@ dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
 	}
 }
 
+/*
+ * DTrace's dt_cg_compare_signed: strings compare signed, anything not
+ * arithmetic (pointers) unsigned, integers as C's usual arithmetic
+ * conversions leave them: types narrower than int become int; of mixed
+ * signedness the unsigned one wins unless the signed one is wider.
+ */
+static bool
+dt_cg_compare_signed(dt_node_t *l, dt_node_t *r)
+{
+	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
+	if (!dt_type_is_arith(lt) || !dt_type_is_arith(rt))
+		return false;
+	uint64_t ls = lt->size, rs = rt->size;
+	bool lsg = lt->issigned || lt->kind == DT_TK_ENUM, rsg = rt->issigned || rt->kind == DT_TK_ENUM;
+	if (ls < 4) {
+		ls = 4;
+		lsg = true;
+	}
+	if (rs < 4) {
+		rs = 4;
+		rsg = true;
+	}
+	if (lsg == rsg)
+		return lsg;
+	return lsg ? ls > rs : rs > ls;
+}
+
 static int
 dt_cg_compare(dt_difo_t *dp, dt_node_t *n)
 {
 	dt_node_t *l = n->left, *r = n->right;
 	int rl = dt_cg(dp, l), rr = dt_cg(dp, r);
 	bool str = dt_node_is_string(l) || dt_node_is_string(r);
-	bool sg = (l->flags & DT_NF_SIGNED) && (r->flags & DT_NF_SIGNED);
+	bool sg = dt_cg_compare_signed(l, r);
 	int op;
 	dt_emit(dp, DIF_INSTR_CMP(str ? DIF_OP_SCMP : DIF_OP_CMP, rl, rr));
 	dt_reg_free(dp, rr);
@@ -810,8 +840,27 @@ dt_cg_call(dt_difo_t *dp, dt_node_t *n)
 		dt_error(dp->pcb, n->line, D_CG_EXPR,
 			 "%s %s( ) may not be called from a D expression (D program context required)",
 			 dt_idkind_name(idp->kind), idp->name);
-	if (n->args != NULL)
-		dt_cg_arglist(dp, n->args);
+	if (n->args != NULL) {
+		/* the prototype's scalar types ("size_t", "?int", "void *"): the casts DTrace makes */
+		dt_type_t *sig[DIF_DTR_NREGS + 1];
+		int nsig = 0;
+		const char *p = idp->proto;
+		while (p != NULL && *p != '\0' && nsig <= DIF_DTR_NREGS) {
+			const char *e = strchr(p, ',');
+			size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+			char name[64];
+			if (*p == '?') {
+				p++;
+				len--;
+			}
+			snprintf(name, sizeof(name), "%.*s", (int)len, p);
+			sig[nsig] = len > 0 && name[len - 1] == '*' ? dp->pcb->t_uint64
+				    : len < sizeof(name) ? dt_type_lookup(dp->pcb, name) : NULL;
+			nsig++;
+			p = e != NULL ? e + 1 : NULL;
+		}
+		dt_cg_arglist(dp, n->args, sig, nsig);
+	}
 	int rd = dt_reg_alloc(dp);
 	dt_emit(dp, DIF_INSTR_CALL(idp->id, rd));
 	return rd;

@@ -28,6 +28,10 @@ struct bits {
 
 typedef int (*fn_t)(int, char *);
 
+unsigned char uc;
+long sl;
+unsigned int ui;
+
 BEGIN
 {
 	x = 0x1ff;
@@ -55,5 +59,11 @@ BEGIN
 	this->u = (union u *)alloca(sizeof (union u));
 	this->u->i = 0x41424344;
 	printf("%c %d %s\n", this->u->c[0], this->u->c[3], stringof("str"));
+	/* comparisons after C's conversions: narrow types become int, a wider
+	   signed type keeps its sign against a narrower unsigned one */
+	uc = 200;
+	sl = -1;
+	ui = 1;
+	printf("%d %d %d %d\n", uc > -1, sl < ui, (unsigned long)sl > ui, ui > -1);
 	exit(0);
 }
