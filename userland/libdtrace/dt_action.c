@@ -562,6 +562,18 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 		if (steps > factor && steps % factor != 0)
 			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
 				"llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
+		if (steps > factor && lmag == 0 && (factor * factor) % steps != 0)
+			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
+				"llquantize() argument #4 (steps) must evenly divide the square of argument #1 (factor) when steps>factor and lmag==0");
+		if (steps > factor && lmag != 0) {
+			/* DTrace's own words, including their last clause */
+			long double p = 1;
+			for (uint64_t i = 0; i <= lmag; i++)
+				p *= (long double)factor;
+			if (p > (long double)UINT64_MAX || (unsigned long long)p % steps != 0)
+				dnerror(pcb, a1, D_LLQUANT_STEPVAL,
+					"llquantize() argument #4 (steps) must evenly divide pow(argument #1 (factor), lmag (argument #2) + 1) when steps>factor and lmag==0");
+		}
 		arg = DTRACE_LLQUANTIZE_ARG(factor, lmag, hmag, steps);
 		if (aid->aggarg == 0) {
 			aid->aggarg = arg;

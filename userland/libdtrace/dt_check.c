@@ -1371,7 +1371,7 @@ dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
 	if (!dt_node_is_scalar(c) && !dt_node_is_string(c))
 		dnerror(pcb, n, D_OP_SCALAR, "operator ?: expression must be of scalar type");
 	if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
-		dnerror(pcb, n, D_OP_ACT, "?: operands cannot be actions");
+		dnerror(pcb, n, D_OP_ACT, "action cannot be used in a conditional context");
 	if (dt_node_is_integer(l) && dt_node_is_integer(r)) {
 		dt_node_type_assign(n, dt_type_promote(pcb, l, r));
 	} else if (dt_type_compat(l->type, r->type) ||

@@ -203,7 +203,7 @@ static const dt_builtin_t dt_builtins[] = {
 	{"stddev", DT_IDENT_AGGFUNC, DTRACEAGG_STDDEV, "void", "@", 0},
 	{"quantize", DT_IDENT_AGGFUNC, DTRACEAGG_QUANTIZE, "void", "@,...", 0},
 	{"lquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LQUANTIZE, "void", "@,int32_t,int32_t,...", 0},
-	{"llquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LLQUANTIZE, "void", "@,uint16_t,uint16_t,uint16_t,uint16_t,...", 0},
+	{"llquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LLQUANTIZE, "void", "@,int32_t,int32_t,int32_t,int32_t,...", 0},
 };
 
 /* D's built-in inlines and constants, as DTrace's libraries define them. */

@@ -1,0 +1,4 @@
+BEGIN
+{
+	pid > 0 ? exit(0) : exit(1);
+}

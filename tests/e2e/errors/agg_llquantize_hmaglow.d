@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = llquantize(5, 10, 6, 2, 20);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = llquantize(5, 10, 0, 19, 20);
+}

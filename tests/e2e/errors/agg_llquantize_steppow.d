@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = llquantize(5, 4, 1, 6, 12);
+}
