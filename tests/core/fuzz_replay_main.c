@@ -2,7 +2,8 @@
  * tests/core/fuzz_replay_main.c: replay a fuzz target's corpus as a test.
  *
  * Linked with one of fuzz/fuzz_dof.c or fuzz/fuzz_dif.c (built here with
- * the ordinary compiler, no libFuzzer), this runs LLVMFuzzerTestOneInput on
+ * the ordinary compiler, no libFuzzer; tests/userland links fuzz_dcc.c with
+ * it for corpus/dcc there), this runs LLVMFuzzerTestOneInput on
  * every file of the directories named on the command line.  The corpora in
  * tests/core/corpus/ hold every input that once crashed or leaked in the
  * core (named crash-*), plus a few seeds that reach deep; the targets abort

@@ -17,6 +17,17 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile_disassembly COMMAND userland_compile_dis)
 	set_tests_properties(userland_compile_disassembly PROPERTIES LABELS userland)
 
+	# fuzz_dcc's kept corpus (corpus/dcc: every D source that once crashed,
+	# leaked or hung the compiler, named crash-*/leak-*/timeout-*, plus seeds
+	# that reach deep) replayed with the ordinary compiler; under the asan
+	# preset a leak fails it too.
+	add_executable(fuzz_replay_dcc ${PROJECT_SOURCE_DIR}/tests/core/fuzz_replay_main.c
+		${PROJECT_SOURCE_DIR}/fuzz/fuzz_dcc.c)
+	target_link_libraries(fuzz_replay_dcc PRIVATE dt_compiler)
+	add_test(NAME userland_fuzz_replay_dcc_corpus
+		COMMAND fuzz_replay_dcc ${CMAKE_CURRENT_LIST_DIR}/corpus/dcc)
+	set_tests_properties(userland_fuzz_replay_dcc_corpus PROPERTIES LABELS userland)
+
 	# Every DIFO of a broad corpus passes the core's validator.
 	if(TARGET dtrace_testport)
 		add_executable(userland_compile_validate ${CMAKE_CURRENT_LIST_DIR}/compile_validate.c)
