@@ -381,6 +381,40 @@ test_probe_descriptions(void)
 	expect_ok("BEGIN { trace(1); trace(2) }");
 }
 
+/* Limits that keep the compiler's recursion off the end of the C stack. */
+static void
+test_depth_limits(void)
+{
+	size_t n = 1000, len = 64 + 12000;
+	char *src = malloc(len);
+	char *q;
+
+	/* trace() over 999 additions is 1000 deep and compiles; 1001 is refused (the tree is
+	   deep, the parser's stack is not: 1+1+...+1 is reduced as it goes) */
+	q = src + sprintf(src, "BEGIN { trace(");
+	for (size_t i = 0; i < n - 1; i++)
+		q += sprintf(q, "1+");
+	sprintf(q, "1); }");
+	expect_ok(src);
+	q = src + sprintf(src, "BEGIN { trace(");
+	for (size_t i = 0; i < n + 1; i++)
+		q += sprintf(q, "1+");
+	sprintf(q, "1); }");
+	expect_err(src, "D_SYNTAX", "line 1: expression is nested too deeply (more than 1000 operators)");
+	q = src + sprintf(src, "BEGIN { a[0] = 1; trace(a");
+	for (size_t i = 0; i < n + 1; i++)
+		q += sprintf(q, "[0]");
+	sprintf(q, "); }");
+	expect_err(src, "D_SYNTAX", "line 1: expression is nested too deeply (more than 1000 operators)");
+	/* parentheses nest in the parser's stack, which has its own end */
+	q = src + sprintf(src, "BEGIN { trace(");
+	for (size_t i = 0; i < 11000; i++)
+		*q++ = '(';
+	sprintf(q, "1");
+	expect_err(src, "D_SYNTAX", "line 1: program is nested too deeply near \"(\"");
+	free(src);
+}
+
 int
 main(void)
 {
@@ -391,6 +425,7 @@ main(void)
 	test_operators();
 	test_expressions();
 	test_probe_descriptions();
+	test_depth_limits();
 
 	printf("%d passed, %d failed\n", passes, failures);
 	return failures != 0;

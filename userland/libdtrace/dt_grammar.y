@@ -31,6 +31,7 @@ typedef struct dt_yyval {
 	int l_tok;
 	char *l_str;
 	dt_node_t *l_node;
+	dt_node_t *l_tail; /* a list's last node, so appending is not quadratic */
 	dt_type_t *l_type;
 	dt_declspec_t *l_ds;
 	dt_declarator_t *l_dd;
@@ -68,6 +69,8 @@ int dt_lex_lineno(dt_pcb_t *pcb);
 #define scanner_ (pcb->scanner)
 static dt_node_t *dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind);
 static void dt_ds_keyword(dt_pcb_t *pcb, dt_declspec_t *ds, int kw);
+static dt_node_t *dt_nest(dt_pcb_t *pcb, dt_node_t *n);
+static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, dt_node_t **tailp);
 %}
 
 %token <l_int> DT_TOK_INT
@@ -161,8 +164,8 @@ translator_definition:
 	;
 
 xlator_member_list:
-		xlator_member
-	|	xlator_member_list xlator_member { $$ = dt_node_link($1, $2); }
+		xlator_member { $$ = $1; $<l_tail>$ = NULL; }
+	|	xlator_member_list xlator_member { $$ = dt_list_add($1, $<l_tail>1, $2, &$<l_tail>$); }
 	;
 
 xlator_member:
@@ -198,8 +201,8 @@ probe_specifiers:
 	;
 
 probe_specifier_list:
-		probe_specifier
-	|	probe_specifier_list DT_TOK_COMMA probe_specifier { $$ = dt_node_link($1, $3); }
+		probe_specifier { $$ = $1; $<l_tail>$ = NULL; }
+	|	probe_specifier_list DT_TOK_COMMA probe_specifier { $$ = dt_list_add($1, $<l_tail>1, $3, &$<l_tail>$); }
 	;
 
 probe_specifier:
@@ -212,8 +215,8 @@ probe_specifier:
 	;
 
 statement_list_impl:
-		%empty				{ $$ = NULL; }
-	|	statement_list_impl statement	{ $$ = dt_node_link($1, $2); }
+		%empty				{ $$ = NULL; $<l_tail>$ = NULL; }
+	|	statement_list_impl statement	{ $$ = dt_list_add($1, $<l_tail>1, $2, &$<l_tail>$); }
 	;
 
 statement_list:
@@ -222,7 +225,7 @@ statement_list:
 			dt_node_t *s = dt_node_new(pcb, DT_NODE_EXPSTMT);
 			s->left = $2;
 			s->line = $2->line;
-			$$ = dt_node_link($1, s);
+			$$ = dt_list_add($1, $<l_tail>1, s, &$<l_tail>$);
 		}
 	;
 
@@ -251,8 +254,10 @@ statement:
 /* ---- expressions ---- */
 
 argument_expression_list:
-		assignment_expression
-	|	argument_expression_list DT_TOK_COMMA assignment_expression { $$ = dt_node_link($1, $3); }
+		assignment_expression { $$ = $1; $<l_tail>$ = NULL; }
+	|	argument_expression_list DT_TOK_COMMA assignment_expression {
+			$$ = dt_list_add($1, $<l_tail>1, $3, &$<l_tail>$);
+		}
 	;
 
 primary_expression:
@@ -274,42 +279,44 @@ member_name:
 postfix_expression:
 		primary_expression
 	|	postfix_expression DT_TOK_LBRAC argument_expression_list DT_TOK_RBRAC {
-			$$ = dt_node_op2(pcb, DT_TOK_LBRAC, $1, $3);
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LBRAC, $1, $3));
 		}
 	|	postfix_expression DT_TOK_LPAR DT_TOK_RPAR {
 			$$ = dt_node_new(pcb, DT_NODE_FUNC);
 			$$->left = $1; $$->args = NULL; $$->line = $1->line;
+			$$ = dt_nest(pcb, $$);
 		}
 	|	postfix_expression DT_TOK_LPAR argument_expression_list DT_TOK_RPAR {
 			$$ = dt_node_new(pcb, DT_NODE_FUNC);
 			$$->left = $1; $$->args = $3; $$->line = $1->line;
+			$$ = dt_nest(pcb, $$);
 		}
 	|	postfix_expression DT_TOK_DOT member_name {
-			$$ = dt_node_op2(pcb, DT_TOK_DOT, $1, dt_node_ident(pcb, $3));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_DOT, $1, dt_node_ident(pcb, $3)));
 		}
 	|	postfix_expression DT_TOK_PTR member_name {
-			$$ = dt_node_op2(pcb, DT_TOK_PTR, $1, dt_node_ident(pcb, $3));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_PTR, $1, dt_node_ident(pcb, $3)));
 		}
-	|	postfix_expression DT_TOK_ADDADD { $$ = dt_node_op1(pcb, DT_TOK_POSTINC, $1); }
-	|	postfix_expression DT_TOK_SUBSUB { $$ = dt_node_op1(pcb, DT_TOK_POSTDEC, $1); }
+	|	postfix_expression DT_TOK_ADDADD { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTINC, $1)); }
+	|	postfix_expression DT_TOK_SUBSUB { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTDEC, $1)); }
 	|	DT_TOK_OFFSETOF DT_TOK_LPAR type_name DT_TOK_COMMA member_name DT_TOK_RPAR {
-			$$ = dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5)));
 		}
 	|	DT_TOK_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR expression DT_TOK_RPAR {
-			$$ = dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type(pcb, $3), $6);
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type(pcb, $3), $6));
 		}
 	;
 
 unary_expression:
 		postfix_expression
-	|	DT_TOK_ADDADD unary_expression { $$ = dt_node_op1(pcb, DT_TOK_PREINC, $2); }
-	|	DT_TOK_SUBSUB unary_expression { $$ = dt_node_op1(pcb, DT_TOK_PREDEC, $2); }
-	|	unary_operator cast_expression { $$ = dt_node_op1(pcb, (int)$1, $2); }
-	|	DT_TOK_SIZEOF unary_expression { $$ = dt_node_op1(pcb, DT_TOK_SIZEOF, $2); }
+	|	DT_TOK_ADDADD unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_PREINC, $2)); }
+	|	DT_TOK_SUBSUB unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_PREDEC, $2)); }
+	|	unary_operator cast_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, (int)$1, $2)); }
+	|	DT_TOK_SIZEOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, $2)); }
 	|	DT_TOK_SIZEOF DT_TOK_LPAR type_name DT_TOK_RPAR {
-			$$ = dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type(pcb, $3));
+			$$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type(pcb, $3)));
 		}
-	|	DT_TOK_STRINGOF unary_expression { $$ = dt_node_op1(pcb, DT_TOK_STRINGOF, $2); }
+	|	DT_TOK_STRINGOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_STRINGOF, $2)); }
 	;
 
 unary_operator:
@@ -324,84 +331,84 @@ unary_operator:
 cast_expression:
 		unary_expression
 	|	DT_TOK_LPAR type_name DT_TOK_RPAR cast_expression {
-			$$ = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, $2), $4);
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, $2), $4));
 		}
 	;
 
 multiplicative_expression:
 		cast_expression
-	|	multiplicative_expression DT_TOK_MUL cast_expression { $$ = dt_node_op2(pcb, DT_TOK_MUL, $1, $3); }
-	|	multiplicative_expression DT_TOK_DIV cast_expression { $$ = dt_node_op2(pcb, DT_TOK_DIV, $1, $3); }
-	|	multiplicative_expression DT_TOK_MOD cast_expression { $$ = dt_node_op2(pcb, DT_TOK_MOD, $1, $3); }
+	|	multiplicative_expression DT_TOK_MUL cast_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_MUL, $1, $3)); }
+	|	multiplicative_expression DT_TOK_DIV cast_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_DIV, $1, $3)); }
+	|	multiplicative_expression DT_TOK_MOD cast_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_MOD, $1, $3)); }
 	;
 
 additive_expression:
 		multiplicative_expression
-	|	additive_expression DT_TOK_ADD multiplicative_expression { $$ = dt_node_op2(pcb, DT_TOK_ADD, $1, $3); }
-	|	additive_expression DT_TOK_SUB multiplicative_expression { $$ = dt_node_op2(pcb, DT_TOK_SUB, $1, $3); }
+	|	additive_expression DT_TOK_ADD multiplicative_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_ADD, $1, $3)); }
+	|	additive_expression DT_TOK_SUB multiplicative_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_SUB, $1, $3)); }
 	;
 
 shift_expression:
 		additive_expression
-	|	shift_expression DT_TOK_LSH additive_expression { $$ = dt_node_op2(pcb, DT_TOK_LSH, $1, $3); }
-	|	shift_expression DT_TOK_RSH additive_expression { $$ = dt_node_op2(pcb, DT_TOK_RSH, $1, $3); }
+	|	shift_expression DT_TOK_LSH additive_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LSH, $1, $3)); }
+	|	shift_expression DT_TOK_RSH additive_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_RSH, $1, $3)); }
 	;
 
 relational_expression:
 		shift_expression
-	|	relational_expression DT_TOK_LT shift_expression { $$ = dt_node_op2(pcb, DT_TOK_LT, $1, $3); }
-	|	relational_expression DT_TOK_GT shift_expression { $$ = dt_node_op2(pcb, DT_TOK_GT, $1, $3); }
-	|	relational_expression DT_TOK_LE shift_expression { $$ = dt_node_op2(pcb, DT_TOK_LE, $1, $3); }
-	|	relational_expression DT_TOK_GE shift_expression { $$ = dt_node_op2(pcb, DT_TOK_GE, $1, $3); }
+	|	relational_expression DT_TOK_LT shift_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LT, $1, $3)); }
+	|	relational_expression DT_TOK_GT shift_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_GT, $1, $3)); }
+	|	relational_expression DT_TOK_LE shift_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LE, $1, $3)); }
+	|	relational_expression DT_TOK_GE shift_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_GE, $1, $3)); }
 	;
 
 equality_expression:
 		relational_expression
-	|	equality_expression DT_TOK_EQU relational_expression { $$ = dt_node_op2(pcb, DT_TOK_EQU, $1, $3); }
-	|	equality_expression DT_TOK_NEQ relational_expression { $$ = dt_node_op2(pcb, DT_TOK_NEQ, $1, $3); }
+	|	equality_expression DT_TOK_EQU relational_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_EQU, $1, $3)); }
+	|	equality_expression DT_TOK_NEQ relational_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_NEQ, $1, $3)); }
 	;
 
 and_expression:
 		equality_expression
-	|	and_expression DT_TOK_BAND equality_expression { $$ = dt_node_op2(pcb, DT_TOK_BAND, $1, $3); }
+	|	and_expression DT_TOK_BAND equality_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_BAND, $1, $3)); }
 	;
 
 exclusive_or_expression:
 		and_expression
-	|	exclusive_or_expression DT_TOK_XOR and_expression { $$ = dt_node_op2(pcb, DT_TOK_XOR, $1, $3); }
+	|	exclusive_or_expression DT_TOK_XOR and_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XOR, $1, $3)); }
 	;
 
 inclusive_or_expression:
 		exclusive_or_expression
-	|	inclusive_or_expression DT_TOK_BOR exclusive_or_expression { $$ = dt_node_op2(pcb, DT_TOK_BOR, $1, $3); }
+	|	inclusive_or_expression DT_TOK_BOR exclusive_or_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_BOR, $1, $3)); }
 	;
 
 logical_and_expression:
 		inclusive_or_expression
-	|	logical_and_expression DT_TOK_LAND inclusive_or_expression { $$ = dt_node_op2(pcb, DT_TOK_LAND, $1, $3); }
+	|	logical_and_expression DT_TOK_LAND inclusive_or_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LAND, $1, $3)); }
 	;
 
 logical_xor_expression:
 		logical_and_expression
-	|	logical_xor_expression DT_TOK_LXOR logical_and_expression { $$ = dt_node_op2(pcb, DT_TOK_LXOR, $1, $3); }
+	|	logical_xor_expression DT_TOK_LXOR logical_and_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LXOR, $1, $3)); }
 	;
 
 logical_or_expression:
 		logical_xor_expression
-	|	logical_or_expression DT_TOK_LOR logical_xor_expression { $$ = dt_node_op2(pcb, DT_TOK_LOR, $1, $3); }
+	|	logical_or_expression DT_TOK_LOR logical_xor_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LOR, $1, $3)); }
 	;
 
 conditional_expression:
 		logical_or_expression
 	|	logical_or_expression DT_TOK_QUESTION expression DT_TOK_COLON conditional_expression {
-			$$ = dt_node_op3(pcb, $1, $3, $5);
+			$$ = dt_nest(pcb, dt_node_op3(pcb, $1, $3, $5));
 		}
 	;
 
 assignment_expression:
 		conditional_expression
 	|	unary_expression assignment_operator assignment_expression {
-			$$ = dt_node_op2(pcb, (int)$2, $1, $3);
+			$$ = dt_nest(pcb, dt_node_op2(pcb, (int)$2, $1, $3));
 		}
 	;
 
@@ -421,7 +428,7 @@ assignment_operator:
 
 expression:
 		assignment_expression
-	|	expression DT_TOK_COMMA assignment_expression { $$ = dt_node_op2(pcb, DT_TOK_COMMA, $1, $3); }
+	|	expression DT_TOK_COMMA assignment_expression { $$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_COMMA, $1, $3)); }
 	;
 
 constant_expression:
@@ -739,8 +746,8 @@ parameter_type_list:
 	;
 
 parameter_list:
-		parameter_declaration
-	|	parameter_list DT_TOK_COMMA parameter_declaration { $$ = dt_node_link($1, $3); }
+		parameter_declaration { $$ = $1; $<l_tail>$ = NULL; }
+	|	parameter_list DT_TOK_COMMA parameter_declaration { $$ = dt_list_add($1, $<l_tail>1, $3, &$<l_tail>$); }
 	;
 
 parameter_declaration:
@@ -791,6 +798,67 @@ dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
 	return n;
 }
 
+/*
+ * Every pass over an expression (checking, code generation, inline and
+ * translator expansion) recurses into its operands, so a tree too deep
+ * would overflow the C stack: 1+1+...+1 or a[0][0]...[0] are left-recursive
+ * and never fill the parser's own stack.  An operator's depth is one more
+ * than its deepest operand's; past DT_EXPR_MAXDEPTH the program is refused.
+ * (DTrace has no such limit; it overflows its stack instead.)
+ */
+#define DT_EXPR_MAXDEPTH 1000
+
+/* the deepest of an operand and the nodes listed after it (keys, arguments) */
+static int
+dt_depth(const dt_node_t *n, int d)
+{
+	for (; n != NULL; n = n->list)
+		if (n->depth > d)
+			d = n->depth;
+	return d;
+}
+
+static dt_node_t *
+dt_nest(dt_pcb_t *pcb, dt_node_t *n)
+{
+	int d = dt_depth(n->left, 0);
+
+	d = dt_depth(n->right, d);
+	d = dt_depth(n->cond, d);
+	d = dt_depth(n->args, d);
+	n->depth = d + 1;
+	if (n->depth > DT_EXPR_MAXDEPTH)
+		dt_error(pcb, n->line, D_SYNTAX, "expression is nested too deeply (more than %d operators)",
+			 DT_EXPR_MAXDEPTH);
+	return n;
+}
+
+/*
+ * Lists built by left recursion, without walking them on every append:
+ * `head' (NULL when empty) whose last node is `tail' (NULL: not known yet,
+ * as the first element's rule leaves it) gets `add' (a node, a list or
+ * NULL) appended; *tailp is the new last node.
+ */
+static dt_node_t *
+dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, dt_node_t **tailp)
+{
+	if (head != NULL && tail == NULL)
+		for (tail = head; tail->list != NULL; tail = tail->list)
+			continue;
+	if (add == NULL) {
+		*tailp = tail;
+		return head;
+	}
+	if (head == NULL)
+		head = add;
+	else
+		tail->list = add;
+	for (tail = add; tail->list != NULL; tail = tail->list)
+		continue;
+	*tailp = tail;
+	return head;
+}
+
 /* A type keyword into a declaration's specifiers: a base type or a modifier. */
 static void
 dt_ds_keyword(dt_pcb_t *pcb, dt_declspec_t *ds, int kw)
@@ -814,8 +882,10 @@ dt_yyerror(dt_pcb_t *pcb, const char *msg)
 	const char *t = dt_lex_text(pcb);
 	size_t n = strcspn(t, "\n");
 
-	(void)msg;
 	pcb->lineno = dt_lex_lineno(pcb);
+	/* the parser's stack (YYMAXDEPTH entries) is full: constructs nested thousands deep */
+	if (strcmp(msg, "memory exhausted") == 0)
+		dt_error(pcb, 0, D_SYNTAX, "program is nested too deeply near \"%.*s\"", (int)n, t);
 	if (*t == '\0')
 		dt_error(pcb, 0, D_SYNTAX, "syntax error near end of input");
 	if (*t == '\n')

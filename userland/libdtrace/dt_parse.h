@@ -214,6 +214,7 @@ struct dt_node {
 	dt_node_t *pred;
 	int nkeys;
 	int desc1; /* DT_NODE_PDESC: 1 + its index in prog->descs once matched */
+	int depth; /* operators from here to the deepest leaf (dt_grammar.y's dt_nest) */
 };
 
 /* ---- statements as the code generator sees them ----------------------------- */
