@@ -133,6 +133,22 @@ dnerror(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag, const char *fmt, .
 	longjmp(pcb->jmp, 1);
 }
 
+/*
+ * A failure DTrace reports as an error number, not a compiler message: no
+ * tag, no line (the preprocessor's, EDT_CPPERR).
+ */
+static _Noreturn void
+dt_error_plain(dt_pcb_t *pcb, dt_errtag_t tag, const char *msg)
+{
+	dt_cerror_t *e = &pcb->prog->err;
+	e->failed = 1;
+	e->tag = tag;
+	e->line = 0;
+	snprintf(e->msg, sizeof(e->msg), "%s", msg);
+	snprintf(e->text, sizeof(e->text), "%s", msg);
+	longjmp(pcb->jmp, 1);
+}
+
 #define DT_ERRTAG_NAME(t) #t,
 static const char *const dt_errtag_names[] = {DT_ERRTAG_LIST(DT_ERRTAG_NAME)};
 
@@ -917,8 +933,8 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	waitpid(pid, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		free(buf);
-		dt_error(pcb, 0, D_CPP, "preprocessor failed with exit status %d",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		/* cpp has said why on standard error; DTrace adds EDT_CPPERR's words */
+		dt_error_plain(pcb, D_CPP, "Preprocessor failed to process input program");
 	}
 	buf[n] = '\0';
 	*outlen = n;

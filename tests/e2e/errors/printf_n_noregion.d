@@ -1,0 +1,1 @@
+/* the program is the -n argument: printf's checks come after the action list is cooked */

@@ -1,0 +1,1 @@
+/* the program is the -n argument */
