@@ -575,7 +575,7 @@ dt_pf_uaddr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int 
 
 /*
  * %k: a stack record, one frame per line.  A left-justified width becomes
- * the frames' indentation; any other width is ignored.
+ * the frames' indentation; otherwise each frame is padded to the width.
  */
 static int
 dt_pf_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
@@ -593,8 +593,9 @@ dt_pf_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int 
 		indent = pfd->pfd_dynwidth ? pfd->pfd_dynwidth : pfd->pfd_width;
 	else
 		indent = 0;
-	(void)width;
-	dt_pfmt(format, sizeof(format), pfd, 0, prec, "s");
+	/* as DTrace: a left-justified width indents instead of padding */
+	dt_pfmt(format, sizeof(format), pfd, (pfd->pfd_flags & DT_PFCONV_LEFT) ? 0 : width, prec,
+	        "s");
 	dtp->dt_options[DTRACEOPT_STACKINDENT] = indent;
 
 	switch (rec->dtrd_action) {
