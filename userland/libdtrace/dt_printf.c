@@ -13,12 +13,14 @@
  *   - %d and %i of 8- and 16-bit values print the value zero-extended, and
  *     a precision or width of 0 is the same as none, as in DTrace;
  *   - %p prints hexadecimal digits without 0x; %? sets the pointer width;
- *   - %a %A %k %S %C %T %Y are DTrace's extensions.
+ *   - %a %A %k %S %C %T %Y %I %P are DTrace's extensions.
  * Output goes to a FILE, or into the handle's sprintf buffer while
  * system() and freopen() build their argument.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,7 +36,8 @@ static const dt_pfconv_t dt_conversions[] = {
 	{"E", "E", DT_PF_FP},       {"f", "f", DT_PF_FP},       {"g", "g", DT_PF_FP},
 	{"G", "G", DT_PF_FP},       {"hd", "d", DT_PF_SINT},    {"hi", "i", DT_PF_SINT},
 	{"ho", "o", DT_PF_UINT},    {"hu", "u", DT_PF_UINT},    {"hx", "x", DT_PF_UINT},
-	{"hX", "X", DT_PF_UINT},    {"i", "i", DT_PF_DINT},     {"k", "s", DT_PF_STACK},
+	{"hX", "X", DT_PF_UINT},    {"i", "i", DT_PF_DINT},     {"I", "s", DT_PF_INET},
+	{"k", "s", DT_PF_STACK},
 	{"lc", "lc", DT_PF_SINT},   {"ld", "d", DT_PF_SINT},    {"li", "i", DT_PF_SINT},
 	{"lo", "o", DT_PF_UINT},    {"lu", "u", DT_PF_UINT},    {"ls", "ls", DT_PF_WSTR},
 	{"lx", "x", DT_PF_UINT},    {"lX", "X", DT_PF_UINT},    {"lld", "d", DT_PF_SINT},
@@ -42,6 +45,7 @@ static const dt_pfconv_t dt_conversions[] = {
 	{"llx", "x", DT_PF_UINT},   {"llX", "X", DT_PF_UINT},   {"Le", "e", DT_PF_FP},
 	{"LE", "E", DT_PF_FP},      {"Lf", "f", DT_PF_FP},      {"Lg", "g", DT_PF_FP},
 	{"LG", "G", DT_PF_FP},      {"o", "o", DT_PF_UINT},     {"p", "x", DT_PF_UINT},
+	{"P", "s", DT_PF_PORT},
 	{"s", "s", DT_PF_CSTR},     {"S", "s", DT_PF_ESTR},     {"T", "s", DT_PF_TIME822},
 	{"u", "u", DT_PF_UINT},     {"wc", "lc", DT_PF_SINT},   {"ws", "ls", DT_PF_WSTR},
 	{"x", "x", DT_PF_UINT},     {"X", "X", DT_PF_UINT},     {"Y", "s", DT_PF_TIME},
@@ -516,6 +520,59 @@ dt_pf_wstr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int p
 	return rval;
 }
 
+/*
+ * %I: a dotted IPv4 or an IPv6 address string prints as the name the host
+ * database gives it; anything else (or an unknown address) as written.
+ */
+static int
+dt_pf_inet(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
+	   const char *addr, size_t size)
+{
+	char *s = dt_recstr(dtp, addr, size), host[NI_MAXHOST];
+	struct sockaddr_storage ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len = 0;
+	int rval;
+
+	if (s == NULL)
+		return -1;
+	memset(&ss, 0, sizeof(ss));
+	if (strchr(s, ':') == NULL && inet_pton(AF_INET, s, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		len = sizeof(*sin);
+	} else if (inet_pton(AF_INET6, s, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		len = sizeof(*sin6);
+	}
+	if (len != 0 && getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host), NULL, 0,
+	                            NI_NAMEREQD) == 0)
+		rval = dt_pf_str(dtp, fp, pfd, width, prec, host);
+	else
+		rval = dt_pf_str(dtp, fp, pfd, width, prec, s);
+	free(s);
+	return rval;
+}
+
+/* %P: a uint16_t port number, as its service name if it has one. */
+static int
+dt_pf_port(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
+	   const char *addr, size_t size)
+{
+	struct servent se, *sp = NULL;
+	uint16_t port;
+	char buf[1024];
+
+	if (size != sizeof(uint16_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+	memcpy(&port, addr, sizeof(port));
+	/* the service database is asked in network order, as DTrace asks it */
+	if (getservbyport_r((int)htons(port), NULL, &se, buf, sizeof(buf), &sp) == 0 && sp != NULL)
+		return dt_pf_str(dtp, fp, pfd, width, prec, sp->s_name);
+	(void)snprintf(buf, sizeof(buf), "%d", port);
+	return dt_pf_str(dtp, fp, pfd, width, prec, buf);
+}
+
 static int
 dt_pf_time(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
 	   const char *addr, size_t size, int rfc822)
@@ -809,6 +866,12 @@ dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_rec
 				break;
 			case DT_PF_ESTR:
 				rval = dt_pf_estr(dtp, fp, pfd, width, prec, addr, size);
+				break;
+			case DT_PF_INET:
+				rval = dt_pf_inet(dtp, fp, pfd, width, prec, addr, size);
+				break;
+			case DT_PF_PORT:
+				rval = dt_pf_port(dtp, fp, pfd, width, prec, addr, size);
 				break;
 			case DT_PF_ECHR: {
 				int64_t v;

@@ -28,6 +28,8 @@ typedef enum dt_pfkind {
 	DT_PF_ESTR,    /* %S: string with C escapes */
 	DT_PF_ECHR,    /* %C: character with C escapes */
 	DT_PF_WSTR,    /* %ls %ws */
+	DT_PF_INET,    /* %I: an IPv4/IPv6 address string, as its host name when known */
+	DT_PF_PORT,    /* %P: a uint16_t port number, as its service name when known */
 	DT_PF_PCT      /* %% */
 } dt_pfkind_t;
 
