@@ -422,15 +422,20 @@ chew(const dtrace_probedata_t *data, void *arg)
 			oprintf("%3d %6d %32s ", data->dtpda_cpu, pd->dtpd_id, name);
 		}
 	} else {
-		char name[512];
+		/* as deep as the indentation goes: the name is never cut short */
+		size_t len = (size_t)data->dtpda_indent + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 8;
+		char *name = malloc(len);
 
+		if (name == NULL)
+			fatal("failed to allocate memory");
 		if (data->dtpda_flow == DTRACEFLOW_NONE)
-			(void)snprintf(name, sizeof(name), "%*s%s%s:%s", data->dtpda_indent, "",
+			(void)snprintf(name, len, "%*s%s%s:%s", data->dtpda_indent, "",
 			               data->dtpda_prefix, pd->dtpd_func, pd->dtpd_name);
 		else
-			(void)snprintf(name, sizeof(name), "%*s%s%s", data->dtpda_indent, "",
-			               data->dtpda_prefix, pd->dtpd_func);
+			(void)snprintf(name, len, "%*s%s%s", data->dtpda_indent, "", data->dtpda_prefix,
+			               pd->dtpd_func);
 		oprintf("%3d %-41s ", data->dtpda_cpu, name);
+		free(name);
 	}
 	return DTRACE_CONSUME_THIS;
 }
