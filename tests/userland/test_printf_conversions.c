@@ -218,6 +218,63 @@ test_time_and_addr(dtrace_hdl_t *dtp)
 	}
 }
 
+/* %k over a two-frame stack() record whose frames name no object. */
+static char *
+fmt_stack(dtrace_hdl_t *dtp, const char *format, const dt_arg_t *dyn)
+{
+	static uint64_t buf[8];
+	dt_layout_t l;
+	dt_pfargv_t *pfv;
+	dt_capture_t cap;
+	int r, n;
+
+	dt_layout_init(&l, sizeof(dtrace_rechdr_t));
+	memset(buf, 0, sizeof(buf));
+	if (dyn != NULL) {
+		r = dt_layout_add(&l, DTRACEACT_PRINTF, 4, 4, 0);
+		memcpy((char *)buf + l.recs[r].dtrd_offset, &dyn->u, 4);
+	}
+	r = dt_layout_add(&l, DTRACEACT_STACK, 2 * sizeof(uint64_t), 8, 2);
+	((uint64_t *)((char *)buf + l.recs[r].dtrd_offset))[0] = 0x10;
+	((uint64_t *)((char *)buf + l.recs[r].dtrd_offset))[1] = 0x20;
+	if ((pfv = dt_printf_create(dtp, format, 0)) == NULL)
+		return strdup("ERROR");
+	dt_capture_open(&cap);
+	n = dt_printf_format(dtp, cap.fp, pfv, l.recs, (unsigned)l.nrecs, (const char *)buf,
+	                     dt_layout_total(&l), NULL, 0);
+	dt_printf_destroy(pfv);
+	if (n < 0) {
+		free(dt_capture_close(&cap));
+		return strdup("ERROR");
+	}
+	return dt_capture_close(&cap);
+}
+
+/*
+ * %k: one frame a line after a newline; a right-justified width pads each
+ * frame, a left-justified one indents instead (DTrace drops it from the
+ * frame's format), and a negative '*' width does both.
+ */
+static void
+test_stack(dtrace_hdl_t *dtp)
+{
+	dt_arg_t neg = I(4, (uint32_t)-6);
+	char *got;
+
+	got = fmt_stack(dtp, "<%k|>", NULL);
+	DT_EXPECT_STR(got, "<\n0x10\n0x20\n|>");
+	free(got);
+	got = fmt_stack(dtp, "<%8k|>", NULL);
+	DT_EXPECT_STR(got, "<\n    0x10\n    0x20\n|>");
+	free(got);
+	got = fmt_stack(dtp, "<%-6k|>", NULL);
+	DT_EXPECT_STR(got, "<\n      0x10\n      0x20\n|>");
+	free(got);
+	got = fmt_stack(dtp, "<%*k|>", &neg);
+	DT_EXPECT_STR(got, "<\n      0x10  \n      0x20  \n|>");
+	free(got);
+}
+
 static void
 test_errors(dtrace_hdl_t *dtp)
 {
@@ -263,6 +320,7 @@ main(void)
 	test_percent_and_text(dtp);
 	test_dynamic(dtp);
 	test_time_and_addr(dtp);
+	test_stack(dtp);
 	test_errors(dtp);
 	dt_handle_destroy(dtp);
 	return dt_test_result("test_printf_conversions");

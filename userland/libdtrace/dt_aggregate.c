@@ -711,24 +711,110 @@ dt_aggregate_array(dtrace_hdl_t *dtp, size_t *np)
 	return sorted;
 }
 
+/*
+ * agghist: every tuple of a count(), sum(), avg() or stddev() aggregation
+ * learns the aggregation's total of absolute values (with aggzoom, the
+ * largest one over 95%) and whether any value is positive or negative, as
+ * DTrace works them out for its sorted walks; `clear' takes it all away.
+ */
+static int
+dt_aggregate_total(dtrace_hdl_t *dtp, int clear)
+{
+	const uint32_t tflags = DTRACE_A_TOTAL | DTRACE_A_HASNEGATIVES | DTRACE_A_HASPOSITIVES;
+	dtrace_aggdata_t **total;
+	dtrace_aggvarid_t max = DTRACE_AGGVARIDNONE;
+	dt_ahashent_t *h;
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		if (h->dtahe_varid > max)
+			max = h->dtahe_varid;
+		h->dtahe_data.dtada_total = 0;
+		h->dtahe_data.dtada_flags &= ~tflags;
+	}
+	if (clear || max == DTRACE_AGGVARIDNONE)
+		return 0;
+	if ((total = dt_calloc(dtp, ((size_t)max + 1) * sizeof(*total))) == NULL)
+		return -1;
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		dtrace_aggdata_t *aggdata = &h->dtahe_data;
+		const dtrace_aggdesc_t *agg = aggdata->dtada_desc;
+		const dtrace_recdesc_t *rec = &agg->dtagd_rec[agg->dtagd_nrecs - 1];
+		const int64_t *addr = (const int64_t *)(aggdata->dtada_data + rec->dtrd_offset);
+		int64_t val;
+
+		switch (rec->dtrd_action) {
+		case DTRACEAGG_STDDEV:
+			val = (int64_t)dt_stddev((const uint64_t *)addr, 1);
+			break;
+		case DTRACEAGG_SUM:
+		case DTRACEAGG_COUNT:
+			val = addr[0];
+			break;
+		case DTRACEAGG_AVG:
+			val = addr[0] != 0 ? addr[1] / addr[0] : 0;
+			break;
+		default:
+			continue;
+		}
+		if (total[h->dtahe_varid] == NULL) {
+			total[h->dtahe_varid] = aggdata;
+			aggdata->dtada_flags |= DTRACE_A_TOTAL;
+		} else {
+			aggdata = total[h->dtahe_varid];
+		}
+		if (val > 0)
+			aggdata->dtada_flags |= DTRACE_A_HASPOSITIVES;
+		if (val < 0) {
+			aggdata->dtada_flags |= DTRACE_A_HASNEGATIVES;
+			val = -val;
+		}
+		if (dtp->dt_options[DTRACEOPT_AGGZOOM] != DTRACEOPT_UNSET) {
+			/* as DTrace: the zoomed value is truncated to an integer */
+			val = (int64_t)((long double)val * (1 / DT_AGGZOOM_MAX));
+			if (val > aggdata->dtada_total)
+				aggdata->dtada_total = val;
+		} else {
+			aggdata->dtada_total += val;
+		}
+	}
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		const dtrace_aggdata_t *t = total[h->dtahe_varid];
+
+		if (t == NULL || t == &h->dtahe_data)
+			continue;
+		h->dtahe_data.dtada_total = t->dtada_total;
+		h->dtahe_data.dtada_flags |= t->dtada_flags & tflags;
+	}
+	free(total);
+	return 0;
+}
+
 static int
 dt_aggregate_walk_sorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func, void *arg,
 			 int (*sfunc)(const void *, const void *))
 {
+	int hist = dtp->dt_options[DTRACEOPT_AGGHIST] != DTRACEOPT_UNSET;
 	dt_ahashent_t **sorted;
 	size_t i, n;
+	int rval = 0;
 
+	if (hist && dt_aggregate_total(dtp, 0) != 0)
+		return -1;
 	if ((sorted = dt_aggregate_array(dtp, &n)) == NULL)
 		return -1;
 	dt_aggregate_qsort(dtp, sorted, n, sizeof(*sorted), sfunc);
 	for (i = 0; i < n; i++) {
 		if (dt_aggwalk_rval(dtp, sorted[i], func(&sorted[i]->dtahe_data, arg)) != 0) {
-			free(sorted);
-			return -1;
+			rval = -1;
+			break;
 		}
 	}
 	free(sorted);
-	return 0;
+	if (hist)
+		(void)dt_aggregate_total(dtp, 1);
+	return rval;
 }
 
 int
@@ -977,6 +1063,39 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 	FILE *fp = pd->dtpa_fp;
 	int i, aggact = 0;
 
+	pd->dtpa_agghist = (aggdata->dtada_flags & DTRACE_A_TOTAL) != 0;
+
+	/* agghist: a header over each aggregation, "key" as wide as the keys print */
+	if (pd->dtpa_agghist) {
+		const dt_ahashent_t *h =
+		    (const dt_ahashent_t *)((const char *)aggdata - offsetof(dt_ahashent_t, dtahe_data));
+
+		if (pd->dtpa_agghisthdr != h->dtahe_varid) {
+			int width = 0;
+
+			for (i = 1; i < agg->dtagd_nrecs && !DTRACEACT_ISAGG(agg->dtagd_rec[i].dtrd_action);
+			     i++) {
+				switch (agg->dtagd_rec[i].dtrd_size) {
+				case sizeof(uint8_t):
+					width += 3 + 1;
+					break;
+				case sizeof(uint16_t):
+					width += 5 + 1;
+					break;
+				case sizeof(uint32_t):
+					width += 8 + 1;
+					break;
+				default:
+					width += 16 + 1;
+					break;
+				}
+			}
+			if (dt_print_quanthdr(dtp, fp, width) != 0)
+				return -1;
+			pd->dtpa_agghisthdr = h->dtahe_varid;
+		}
+	}
+
 	for (i = 1; i < agg->dtagd_nrecs; i++) {
 		const dtrace_recdesc_t *rec = &agg->dtagd_rec[i];
 
@@ -985,7 +1104,7 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 			break;
 		}
 		if (dt_print_datum(dtp, fp, rec, aggdata->dtada_data + rec->dtrd_offset,
-		                   rec->dtrd_size, 1) != 0)
+		                   rec->dtrd_size, 1, pd->dtpa_agghist) != 0)
 			return -1;
 	}
 	if (aggact == 0)
@@ -999,13 +1118,24 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 		rec = &agg->dtagd_rec[aggact];
 		if (!DTRACEACT_ISAGG(rec->dtrd_action))
 			return dt_set_errno(dtp, EDT_BADAGG);
-		if (dt_print_datum(dtp, fp, rec, aggdata->dtada_data + rec->dtrd_offset,
-		                   rec->dtrd_size, aggdata->dtada_normal) != 0)
+		if (pd->dtpa_agghist) {
+			/* the value's first word as a bar (DTrace's: a count or a sum) */
+			if (dt_printf(dtp, fp, " ") != 0 ||
+			    dt_print_histline(dtp, fp,
+			                      *(const int64_t *)(aggdata->dtada_data + rec->dtrd_offset),
+			                      aggdata->dtada_normal, (long double)aggdata->dtada_total,
+			                      (aggdata->dtada_flags & DTRACE_A_HASPOSITIVES) != 0,
+			                      (aggdata->dtada_flags & DTRACE_A_HASNEGATIVES) != 0) != 0)
+				return -1;
+		} else if (dt_print_datum(dtp, fp, rec, aggdata->dtada_data + rec->dtrd_offset,
+		                          rec->dtrd_size, aggdata->dtada_normal, 0) != 0) {
 			return -1;
+		}
 		if (!pd->dtpa_allunprint)
 			agg->dtagd_flags |= DTRACE_AGD_PRINTED;
 	}
-	return dt_printf(dtp, fp, "\n");
+	/* a histogram line ends with its bar */
+	return pd->dtpa_agghist ? 0 : dt_printf(dtp, fp, "\n");
 }
 
 int

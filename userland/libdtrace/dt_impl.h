@@ -33,6 +33,9 @@ typedef struct dt_symtab dt_symtab_t;
 /* dt_aggregate.dtat_flags */
 #define DTRACE_A_PERCPU 0x1
 
+/* aggzoom: the tallest bar fills this fraction of the width */
+#define DT_AGGZOOM_MAX 0.95L
+
 /* Default indentation of stack frames (stackindent unset). */
 #define DT_STACKINDENT 14
 
@@ -254,7 +257,11 @@ int dt_print_mod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *ad
 int dt_print_usym(dtrace_hdl_t *dtp, FILE *fp, const char *addr, dtrace_actkind_t act);
 int dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr);
 int dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
-		   size_t size, uint64_t normal);
+		   size_t size, uint64_t normal, int packed);
+/* agghist: the header ("key" over keys `width' wide) and one bar of a value. */
+int dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp, int width);
+int dt_print_histline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total,
+		      int positives, int negatives);
 
 /* dt_print_typed.c: print()'s record by its type; bytes used, 0 when not
  * printable by type (print it as trace() would), -1 on error */
@@ -277,6 +284,8 @@ typedef struct dt_print_aggdata {
 	FILE *dtpa_fp;
 	dtrace_aggvarid_t dtpa_id;
 	int dtpa_allunprint;
+	int dtpa_agghist;                  /* this line is a histogram line (agghist) */
+	dtrace_aggvarid_t dtpa_agghisthdr; /* the aggregation whose header is printed */
 } dt_print_aggdata_t;
 
 /* dt_consume.c */

@@ -16,9 +16,6 @@
 
 #include "dt_impl.h"
 
-/* aggzoom: the tallest bar fills this fraction of the width */
-#define DT_AGGZOOM_MAX 0.95L
-
 static long double
 dt_fabsl(long double x)
 {
@@ -46,10 +43,11 @@ typedef struct dt_qrange {
 	long double total;
 } dt_qrange_t;
 
-static int
-dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp)
+/* The distribution header; agghist heads its keys, `width' wide, with "key". */
+int
+dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp, int width)
 {
-	return dt_printf(dtp, fp, "\n%16s %41s %-9s\n", "value",
+	return dt_printf(dtp, fp, "\n%*s %41s %-9s\n", width ? width : 16, width ? "key" : "value",
 	                 "------------- Distribution -------------", "count");
 }
 
@@ -91,6 +89,20 @@ dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, co
 	                 spaces + 40 - len + depth, n);
 }
 
+/* agghist: a count() or sum() value as a bar scaled to its aggregation's total. */
+int
+dt_print_histline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total,
+		  int positives, int negatives)
+{
+	dt_qrange_t r;
+
+	memset(&r, 0, sizeof(r));
+	r.total = total;
+	r.positives = positives;
+	r.negatives = negatives;
+	return dt_print_quantline(dtp, fp, val, normal, &r);
+}
+
 /*
  * One bin either side of the non-empty ones: the first non-empty bin is
  * looked for among the first `nscan' bins (DTrace's quantize() leaves its
@@ -124,7 +136,7 @@ dt_quantize_range(dtrace_hdl_t *dtp, FILE *fp, const int64_t *data, int nscan, i
 		r->negatives |= data[i] < 0;
 		dt_quantize_total(dtp, data[i], &r->total);
 	}
-	return dt_print_quanthdr(dtp, fp);
+	return dt_print_quanthdr(dtp, fp, 0);
 }
 
 int
@@ -567,7 +579,7 @@ dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
 /* One key or value of an aggregation printed without a format. */
 int
 dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
-	       size_t size, uint64_t normal)
+	       size_t size, uint64_t normal, int packed)
 {
 	const int64_t *data = (const int64_t *)addr;
 
@@ -606,6 +618,7 @@ dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const c
 		break;
 	}
 
+	/* agghist's keys: strings 16 wide and right-justified like the numbers */
 	switch (size) {
 	case sizeof(uint64_t):
 		return dt_printf(dtp, fp, " %16lld", (long long)(*(const int64_t *)addr / (int64_t)normal));
@@ -616,6 +629,6 @@ dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const c
 	case sizeof(uint8_t):
 		return dt_printf(dtp, fp, " %3d", (int)(*(const uint8_t *)addr / (uint32_t)normal));
 	default:
-		return dt_print_bytes(dtp, fp, addr, size, -50, 0, 0);
+		return dt_print_bytes(dtp, fp, addr, size, packed ? 16 : -50, 0, 0);
 	}
 }
