@@ -791,16 +791,96 @@ dt_aggregate_total(dtrace_hdl_t *dtp, int clear)
 	return 0;
 }
 
+/*
+ * aggpack: every tuple of a quantize() aggregation learns the span of bins
+ * that is non-empty in any tuple (lquantize(): its whole range), as DTrace's
+ * dt_aggregate_minmaxbin works it out; `clear' takes it away.
+ */
+static int
+dt_aggregate_minmaxbin(dtrace_hdl_t *dtp, int clear)
+{
+	dtrace_aggdata_t **minmax;
+	dtrace_aggvarid_t max = DTRACE_AGGVARIDNONE;
+	dt_ahashent_t *h;
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		if (h->dtahe_varid > max)
+			max = h->dtahe_varid;
+		h->dtahe_data.dtada_minbin = 0;
+		h->dtahe_data.dtada_maxbin = 0;
+		h->dtahe_data.dtada_flags &= ~(uint32_t)DTRACE_A_MINMAXBIN;
+	}
+	if (clear || max == DTRACE_AGGVARIDNONE)
+		return 0;
+	if ((minmax = dt_calloc(dtp, ((size_t)max + 1) * sizeof(*minmax))) == NULL)
+		return -1;
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		dtrace_aggdata_t *aggdata = &h->dtahe_data, *mm;
+		const dtrace_aggdesc_t *agg = aggdata->dtada_desc;
+		const dtrace_recdesc_t *rec = &agg->dtagd_rec[agg->dtagd_nrecs - 1];
+		const int64_t *addr = (const int64_t *)(aggdata->dtada_data + rec->dtrd_offset);
+		int size = (int)(rec->dtrd_size / sizeof(int64_t)), minbin = -1, maxbin = -1, i;
+
+		switch (rec->dtrd_action) {
+		case DTRACEAGG_LQUANTIZE:
+			minbin = 1;
+			maxbin = size - 2;
+			break;
+		case DTRACEAGG_QUANTIZE:
+			for (i = 0; i < size; i++) {
+				if (addr[i] == 0)
+					continue;
+				if (minbin == -1)
+					minbin = i;
+				maxbin = i;
+			}
+			/* nothing (clear(), negative increments): the zero bucket */
+			if (minbin == -1)
+				minbin = maxbin = DTRACE_QUANTIZE_ZEROBUCKET;
+			break;
+		default:
+			continue;
+		}
+		if ((mm = minmax[h->dtahe_varid]) == NULL) {
+			minmax[h->dtahe_varid] = aggdata;
+			aggdata->dtada_flags |= DTRACE_A_MINMAXBIN;
+			aggdata->dtada_minbin = (uint16_t)minbin;
+			aggdata->dtada_maxbin = (uint16_t)maxbin;
+			continue;
+		}
+		if (minbin < mm->dtada_minbin)
+			mm->dtada_minbin = (uint16_t)minbin;
+		if (maxbin > mm->dtada_maxbin)
+			mm->dtada_maxbin = (uint16_t)maxbin;
+	}
+
+	for (h = dtp->dt_aggregate.dtat_all; h != NULL; h = h->dtahe_nextall) {
+		const dtrace_aggdata_t *mm = minmax[h->dtahe_varid];
+
+		if (mm == NULL || mm == &h->dtahe_data)
+			continue;
+		h->dtahe_data.dtada_minbin = mm->dtada_minbin;
+		h->dtahe_data.dtada_maxbin = mm->dtada_maxbin;
+		h->dtahe_data.dtada_flags |= DTRACE_A_MINMAXBIN;
+	}
+	free(minmax);
+	return 0;
+}
+
 static int
 dt_aggregate_walk_sorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func, void *arg,
 			 int (*sfunc)(const void *, const void *))
 {
 	int hist = dtp->dt_options[DTRACEOPT_AGGHIST] != DTRACEOPT_UNSET;
+	int pack = dtp->dt_options[DTRACEOPT_AGGPACK] != DTRACEOPT_UNSET;
 	dt_ahashent_t **sorted;
 	size_t i, n;
 	int rval = 0;
 
 	if (hist && dt_aggregate_total(dtp, 0) != 0)
+		return -1;
+	if (pack && dt_aggregate_minmaxbin(dtp, 0) != 0)
 		return -1;
 	if ((sorted = dt_aggregate_array(dtp, &n)) == NULL)
 		return -1;
@@ -814,6 +894,8 @@ dt_aggregate_walk_sorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *func, void *arg,
 	free(sorted);
 	if (hist)
 		(void)dt_aggregate_total(dtp, 1);
+	if (pack)
+		(void)dt_aggregate_minmaxbin(dtp, 1);
 	return rval;
 }
 
@@ -1064,9 +1146,10 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 	int i, aggact = 0;
 
 	pd->dtpa_agghist = (aggdata->dtada_flags & DTRACE_A_TOTAL) != 0;
+	pd->dtpa_aggpack = (aggdata->dtada_flags & DTRACE_A_MINMAXBIN) != 0;
 
-	/* agghist: a header over each aggregation, "key" as wide as the keys print */
-	if (pd->dtpa_agghist) {
+	/* agghist, aggpack: a header over each aggregation, "key" as wide as the keys print */
+	if (pd->dtpa_agghist || pd->dtpa_aggpack) {
 		const dt_ahashent_t *h =
 		    (const dt_ahashent_t *)((const char *)aggdata - offsetof(dt_ahashent_t, dtahe_data));
 
@@ -1090,7 +1173,9 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 					break;
 				}
 			}
-			if (dt_print_quanthdr(dtp, fp, width) != 0)
+			if (pd->dtpa_agghist ? dt_print_quanthdr(dtp, fp, width)
+			                     : dt_print_quanthdr_packed(dtp, fp, width, aggdata,
+			                                                agg->dtagd_rec[i].dtrd_action))
 				return -1;
 			pd->dtpa_agghisthdr = h->dtahe_varid;
 		}
@@ -1104,7 +1189,7 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 			break;
 		}
 		if (dt_print_datum(dtp, fp, rec, aggdata->dtada_data + rec->dtrd_offset,
-		                   rec->dtrd_size, 1, pd->dtpa_agghist) != 0)
+		                   rec->dtrd_size, 1, pd->dtpa_agghist || pd->dtpa_aggpack) != 0)
 			return -1;
 	}
 	if (aggact == 0)
@@ -1127,15 +1212,24 @@ dt_print_aggs(const dtrace_aggdata_t **aggsdata, int naggvars, void *arg)
 			                      (aggdata->dtada_flags & DTRACE_A_HASPOSITIVES) != 0,
 			                      (aggdata->dtada_flags & DTRACE_A_HASNEGATIVES) != 0) != 0)
 				return -1;
+		} else if (pd->dtpa_aggpack && rec->dtrd_action == DTRACEAGG_QUANTIZE) {
+			if (dt_print_quantize_packed(dtp, fp, aggdata->dtada_data + rec->dtrd_offset,
+			                             rec->dtrd_size, aggdata) != 0)
+				return -1;
+		} else if (pd->dtpa_aggpack && rec->dtrd_action == DTRACEAGG_LQUANTIZE) {
+			if (dt_print_lquantize_packed(dtp, fp, aggdata->dtada_data + rec->dtrd_offset,
+			                              rec->dtrd_size, aggdata) != 0)
+				return -1;
 		} else if (dt_print_datum(dtp, fp, rec, aggdata->dtada_data + rec->dtrd_offset,
-		                          rec->dtrd_size, aggdata->dtada_normal, 0) != 0) {
+		                          rec->dtrd_size, aggdata->dtada_normal,
+		                          pd->dtpa_agghist || pd->dtpa_aggpack) != 0) {
 			return -1;
 		}
 		if (!pd->dtpa_allunprint)
 			agg->dtagd_flags |= DTRACE_AGD_PRINTED;
 	}
-	/* a histogram line ends with its bar */
-	return pd->dtpa_agghist ? 0 : dt_printf(dtp, fp, "\n");
+	/* a histogram or packed line ends with its bar */
+	return pd->dtpa_agghist || pd->dtpa_aggpack ? 0 : dt_printf(dtp, fp, "\n");
 }
 
 int

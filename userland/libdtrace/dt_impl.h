@@ -33,6 +33,11 @@ typedef struct dt_symtab dt_symtab_t;
 /* dt_aggregate.dtat_flags */
 #define DTRACE_A_PERCPU 0x1
 
+/* -x encoding: how bars are drawn (unset: '@'; aggpack asks the terminal) */
+#define DT_ENCODING_UNSET 0
+#define DT_ENCODING_ASCII 1
+#define DT_ENCODING_UTF8 2
+
 /* aggzoom: the tallest bar fills this fraction of the width */
 #define DT_AGGZOOM_MAX 0.95L
 
@@ -139,6 +144,7 @@ struct dtrace_hdl {
 	uint64_t dt_erruarg; /* dtepd_uarg of that enabling, 0 before */
 	dtrace_handle_drop_f *dt_drophdlr;
 	int dt_droptags; /* -x droptags: drop messages start with their [DTRACEDROP_*] */
+	int dt_encoding; /* -x encoding: DT_ENCODING_* */
 	void *dt_droparg;
 	dtrace_handle_setopt_f *dt_setopthdlr;
 	void *dt_setoptarg;
@@ -260,6 +266,13 @@ int dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, con
 		   size_t size, uint64_t normal, int packed);
 /* agghist: the header ("key" over keys `width' wide) and one bar of a value. */
 int dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp, int width);
+/* aggpack: the header over the bins and one distribution packed on a line. */
+int dt_print_quanthdr_packed(dtrace_hdl_t *dtp, FILE *fp, int width, const dtrace_aggdata_t *aggdata,
+			     dtrace_actkind_t action);
+int dt_print_quantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+			     const dtrace_aggdata_t *aggdata);
+int dt_print_lquantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+			      const dtrace_aggdata_t *aggdata);
 int dt_print_histline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total,
 		      int positives, int negatives);
 
@@ -285,6 +298,7 @@ typedef struct dt_print_aggdata {
 	dtrace_aggvarid_t dtpa_id;
 	int dtpa_allunprint;
 	int dtpa_agghist;                  /* this line is a histogram line (agghist) */
+	int dtpa_aggpack;                  /* this line is a packed distribution (aggpack) */
 	dtrace_aggvarid_t dtpa_agghisthdr; /* the aggregation whose header is printed */
 } dt_print_aggdata_t;
 

@@ -273,6 +273,19 @@ dt_opt_droptags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 }
 
 static int
+dt_opt_encoding(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	(void)option;
+	if (arg != NULL && strcmp(arg, "ascii") == 0)
+		dtp->dt_encoding = DT_ENCODING_ASCII;
+	else if (arg != NULL && strcmp(arg, "utf8") == 0)
+		dtp->dt_encoding = DT_ENCODING_UTF8;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return 0;
+}
+
+static int
 dt_cpp_add_arg(dtrace_hdl_t *dtp, const char *prefix, const char *arg)
 {
 	size_t len = strlen(prefix) + strlen(arg) + 1;
@@ -341,6 +354,7 @@ static const dt_option_t dt_options[] = {
 	{"define", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-D"},
 	{"droptags", DT_OPT_COMPILE, dt_opt_droptags, 0},
 	{"empty", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_EMPTY},
+	{"encoding", DT_OPT_COMPILE, dt_opt_encoding, 0},
 	{"errtags", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ETAGS},
 	{"incdir", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-I"},
 	{"pspec", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_PSPEC},

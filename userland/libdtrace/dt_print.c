@@ -11,6 +11,7 @@
  * count; negative counts draw the bar the other way.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,43 @@ dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp, int width)
 	                 "------------- Distribution -------------", "count");
 }
 
+/* -x encoding=utf8 and aggpack draw with Unicode block elements (U+2581..U+258F). */
+#define DT_UTF8_FULL 0x2588 /* a full block */
+#define DT_UTF8_BASE 0x258f /* the thinnest left eighth; wider ones count down */
+#define DT_UTF8_LEVELS 8
+#define DT_PACK_BASE 0x2581 /* aggpack: the lowest of the eight rising blocks */
+
+static int
+dt_print_utf8(dtrace_hdl_t *dtp, FILE *fp, unsigned code)
+{
+	return dt_printf(dtp, fp, "%c%c%c", 0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f),
+	                 0x80 | (code & 0x3f));
+}
+
+/* A positive bar in eighths of a column. */
+static int
+dt_print_quantline_utf8(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, long double total)
+{
+	static const char spaces[] = "                                        ";
+	unsigned len = 40, i, whole, partial;
+	long double f = (dt_fabsl((long double)val) * len) / total;
+
+	whole = (unsigned)f;
+	partial = (unsigned)((f - (long double)(unsigned)f) * (long double)DT_UTF8_LEVELS);
+	if (dt_printf(dtp, fp, "|") != 0)
+		return -1;
+	for (i = 0; i < whole; i++) {
+		if (dt_print_utf8(dtp, fp, DT_UTF8_FULL) != 0)
+			return -1;
+	}
+	if (partial != 0) {
+		if (dt_print_utf8(dtp, fp, DT_UTF8_BASE - (partial - 1)) != 0)
+			return -1;
+		i++;
+	}
+	return dt_printf(dtp, fp, "%s %-9lld\n", spaces + i, (long long)(val / (int64_t)normal));
+}
+
 static int
 dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, const dt_qrange_t *r)
 {
@@ -64,6 +102,8 @@ dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, co
 
 	if (!negatives) {
 		if (positives) {
+			if (dtp->dt_encoding == DT_ENCODING_UTF8)
+				return dt_print_quantline_utf8(dtp, fp, val, normal, total);
 			f = (dt_fabsl((long double)val) * len) / total;
 			depth = (unsigned)(f + 0.5);
 		} else {
@@ -268,6 +308,167 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 	if (dt_printf(dtp, fp, "%16s ", c) != 0)
 		return -1;
 	return dt_print_quantline(dtp, fp, data[bin], normal, &r);
+}
+
+/* --- aggpack ------------------------------------------------------------ */
+
+/* Columns a bin's value takes in the packed header: at least 4. */
+static int
+dt_ndigits(long long val)
+{
+	long long cmp = 10;
+	int n = 1;
+
+	if (val < 0) {
+		val = val == INT64_MIN ? INT64_MAX : -val;
+		n++;
+	}
+	while (val > cmp && cmp > 0) {
+		n++;
+		cmp *= 10;
+	}
+	return n < 4 ? 4 : n;
+}
+
+/* quantize()'s bins shown packed: one either side of the aggregation's span. */
+static void
+dt_packed_bins(const dtrace_aggdata_t *aggdata, int *minp, int *maxp)
+{
+	int min = aggdata->dtada_minbin, max = aggdata->dtada_maxbin;
+
+	if (min != 0 && min != DTRACE_QUANTIZE_ZEROBUCKET)
+		min--;
+	if (max < DTRACE_QUANTIZE_NBUCKETS - 1)
+		max++;
+	*minp = min;
+	*maxp = max;
+}
+
+int
+dt_print_quanthdr_packed(dtrace_hdl_t *dtp, FILE *fp, int width, const dtrace_aggdata_t *aggdata,
+			 dtrace_actkind_t action)
+{
+	int min, max, minwidth, maxwidth, i;
+
+	if (action == DTRACEAGG_QUANTIZE) {
+		dt_packed_bins(aggdata, &min, &max);
+		minwidth = dt_ndigits(DTRACE_QUANTIZE_BUCKETVAL(min));
+		maxwidth = dt_ndigits(DTRACE_QUANTIZE_BUCKETVAL(max));
+	} else {
+		min = aggdata->dtada_minbin;
+		max = aggdata->dtada_maxbin + 1;
+		maxwidth = 8;
+		minwidth = maxwidth - 1;
+	}
+	if (dt_printf(dtp, fp, "\n%*s %*s .", width, width > 0 ? "key" : "", minwidth, "min") != 0)
+		return -1;
+	for (i = min; i <= max; i++) {
+		if (dt_printf(dtp, fp, "-") != 0)
+			return -1;
+	}
+	return dt_printf(dtp, fp, ". %*s | count\n", -maxwidth, "max");
+}
+
+/*
+ * One bin as one character, scaled to the line's total: a space for
+ * nothing, "_" to "X" (or a rising block in UTF-8) for counts, "v" to "V"
+ * for negative ones.  Without -x encoding, UTF-8 unless the terminal is
+ * one known not to show it.
+ */
+static int
+dt_print_packed(dtrace_hdl_t *dtp, FILE *fp, long double datum, long double total)
+{
+	static const char ascii[] = "__xxxxXX", neg[] = "vvvvVV";
+	int utf8 = dtp->dt_encoding == DT_ENCODING_UTF8;
+
+	if (dtp->dt_encoding == DT_ENCODING_UNSET) {
+		const char *term = getenv("TERM");
+
+		utf8 = term == NULL || (strcmp(term, "sun") != 0 && strcmp(term, "sun-color") != 0 &&
+		                        strcmp(term, "dumb") != 0);
+	}
+	if (datum == 0)
+		return dt_printf(dtp, fp, " ");
+	if (datum < 0)
+		return dt_printf(dtp, fp, "%c",
+		                 neg[(unsigned)(dt_fabsl(datum * (sizeof(neg) - 2)) / total + 0.5)]);
+	if (utf8)
+		return dt_print_utf8(dtp, fp,
+		                     DT_PACK_BASE +
+		                         (unsigned)(((datum * (DT_UTF8_LEVELS - 1)) / total) + 0.5));
+	return dt_printf(dtp, fp, "%c", ascii[(unsigned)((datum * (sizeof(ascii) - 2)) / total + 0.5)]);
+}
+
+/* The bins' characters and the count of all of them. */
+static int
+dt_print_packed_bins(dtrace_hdl_t *dtp, FILE *fp, const int64_t *data, int min, int max,
+		     long double *countp)
+{
+	long double total = 0, count = 0;
+	int i;
+
+	for (i = min; i <= max; i++) {
+		dt_quantize_total(dtp, data[i], &total);
+		count += data[i];
+	}
+	for (i = min; i <= max; i++) {
+		if (dt_print_packed(dtp, fp, data[i], total) != 0)
+			return -1;
+	}
+	*countp = count;
+	return 0;
+}
+
+int
+dt_print_quantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+			 const dtrace_aggdata_t *aggdata)
+{
+	const int64_t *data = addr;
+	long double count;
+	int64_t minval, maxval;
+	int min, max;
+
+	if (size != DTRACE_QUANTIZE_NBUCKETS * sizeof(uint64_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+	dt_packed_bins(aggdata, &min, &max);
+	minval = DTRACE_QUANTIZE_BUCKETVAL(min);
+	maxval = DTRACE_QUANTIZE_BUCKETVAL(max);
+	if (dt_printf(dtp, fp, " %*lld :", dt_ndigits(minval), (long long)minval) != 0 ||
+	    dt_print_packed_bins(dtp, fp, data, min, max, &count) != 0)
+		return -1;
+	return dt_printf(dtp, fp, ": %*lld | %lld\n", -dt_ndigits(maxval), (long long)maxval,
+	                 (long long)count);
+}
+
+/* lquantize() packed: always its whole range, underflow and overflow bins included. */
+int
+dt_print_lquantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
+			  const dtrace_aggdata_t *aggdata)
+{
+	const int64_t *data = addr;
+	long double count;
+	uint16_t step, levels;
+	uint64_t arg;
+	char c[32];
+	int base;
+
+	(void)aggdata;
+	if (size < sizeof(uint64_t))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+	arg = (uint64_t)*data++;
+	size -= sizeof(uint64_t);
+	base = DTRACE_LQUANTIZE_BASE(arg);
+	step = DTRACE_LQUANTIZE_STEP(arg);
+	levels = DTRACE_LQUANTIZE_LEVELS(arg);
+	if (size != sizeof(uint64_t) * (size_t)(levels + 2))
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+
+	(void)snprintf(c, sizeof(c), "< %d", base);
+	if (dt_printf(dtp, fp, "%8s :", c) != 0 ||
+	    dt_print_packed_bins(dtp, fp, data, 0, levels + 1, &count) != 0)
+		return -1;
+	(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+	return dt_printf(dtp, fp, ": %-8s | %lld\n", c, (long long)count);
 }
 
 static unsigned __int128

@@ -305,12 +305,15 @@ typedef struct dtrace_aggdata {
 	size_t dtada_size;
 	char **dtada_percpu; /* aggpercpu: the value as each CPU holds it, else NULL */
 	int dtada_ncpu;      /* entries in dtada_percpu */
-	int64_t dtada_total;  /* agghist: the aggregation's total (sorted walks only) */
-	uint32_t dtada_flags; /* DTRACE_A_TOTAL, _HASPOSITIVES, _HASNEGATIVES */
+	int64_t dtada_total;   /* agghist: the aggregation's total (sorted walks only) */
+	uint16_t dtada_minbin; /* aggpack: the aggregation's first and last bins shown */
+	uint16_t dtada_maxbin;
+	uint32_t dtada_flags; /* DTRACE_A_TOTAL, _MINMAXBIN, _HASPOSITIVES, _HASNEGATIVES */
 } dtrace_aggdata_t;
 
 /* dtada_flags, as DTrace numbers them */
 #define DTRACE_A_TOTAL 0x0008        /* dtada_total is the aggregation's total */
+#define DTRACE_A_MINMAXBIN 0x0010    /* dtada_minbin/maxbin span the aggregation */
 #define DTRACE_A_HASNEGATIVES 0x0020 /* some value of the aggregation is negative */
 #define DTRACE_A_HASPOSITIVES 0x0040 /* some value of the aggregation is positive */
 
