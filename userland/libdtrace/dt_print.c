@@ -23,6 +23,18 @@ dt_fabsl(long double x)
 	return x < 0 ? -x : x;
 }
 
+/*
+ * A 64-bit value under normalize(), as DTrace's default layouts print it:
+ * DTrace divides the value as unsigned (its (long long) cast of the value
+ * meets an unsigned normalization factor), so a negative value divided by a
+ * factor above 1 prints as a large positive number there too.
+ */
+static long long
+dt_normalized(int64_t val, uint64_t normal)
+{
+	return (long long)((uint64_t)val / normal);
+}
+
 static void
 dt_quantize_total(dtrace_hdl_t *dtp, int64_t datum, long double *total)
 {
@@ -86,7 +98,7 @@ dt_print_quantline_utf8(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t norma
 			return -1;
 		i++;
 	}
-	return dt_printf(dtp, fp, "%s %-9lld\n", spaces + i, (long long)(val / (int64_t)normal));
+	return dt_printf(dtp, fp, "%s %-9lld\n", spaces + i, dt_normalized(val, normal));
 }
 
 static int
@@ -97,7 +109,7 @@ dt_print_quantline(dtrace_hdl_t *dtp, FILE *fp, int64_t val, uint64_t normal, co
 	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
 	static const char spaces[] = "                                        ";
 	unsigned len = 40, depth;
-	long long n = (long long)(val / (int64_t)normal);
+	long long n = dt_normalized(val, normal);
 	long double f;
 
 	if (!negatives) {
@@ -822,7 +834,7 @@ dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const c
 	/* agghist's keys: strings 16 wide and right-justified like the numbers */
 	switch (size) {
 	case sizeof(uint64_t):
-		return dt_printf(dtp, fp, " %16lld", (long long)(*(const int64_t *)addr / (int64_t)normal));
+		return dt_printf(dtp, fp, " %16lld", dt_normalized(*(const int64_t *)addr, normal));
 	case sizeof(uint32_t):
 		return dt_printf(dtp, fp, " %8d", (int)(*(const uint32_t *)addr / (uint32_t)normal));
 	case sizeof(uint16_t):
