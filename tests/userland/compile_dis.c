@@ -488,6 +488,39 @@ static const struct {
 	    "\n"
 	    "NAME             ID   KND SCP FLAG TYPE\n"
 	    "c                500  scl glb r    D type (integer) (size 1)\n"},
+	/* a by-reference element read: created empty when absent, as DTrace does */
+	{"BEGIN { b[\"x\"] = \"str\"; trace(b[\"x\"]); }",
+	    "\n"
+	    "DIFO 0x@ returns string (unknown) by ref (size 256)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 26000101    sets DT_STRING[1], %r1\t\t! \"str\"\n"
+	    "01: 26000502    sets DT_STRING[5], %r2\t\t! \"x\"\n"
+	    "02: 33000000    flushts\n"
+	    "03: 25000003    setx DT_INTEGER[0], %r3\t\t! 0x100\n"
+	    "04: 30010302    pushtr DT_TYPE(1), %r3, %r2\t! DT_TYPE(1) = string\n"
+	    "05: 36050001    stgaa %r1, DT_VAR(1280)\t\t! DT_VAR(1280) = \"b\"\n"
+	    "06: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "b                500  arr glb w    string (unknown) by ref (size 256)\n"
+	    "\n"
+	    "DIFO 0x@ returns string (unknown) by ref (size 256)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 26000101    sets DT_STRING[1], %r1\t\t! \"x\"\n"
+	    "01: 33000000    flushts\n"
+	    "02: 25000002    setx DT_INTEGER[0], %r2\t\t! 0x100\n"
+	    "03: 30010201    pushtr DT_TYPE(1), %r2, %r1\t! DT_TYPE(1) = string\n"
+	    "04: 34050001    ldgaa DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"b\"\n"
+	    "05: 10010000    tst  %r1\n"
+	    "06: 1300000b    bne  11\n"
+	    "07: 25000001    setx DT_INTEGER[0], %r1\t\t! 0x100\n"
+	    "08: 3a010001    allocs %r1, %r1\n"
+	    "09: 36050001    stgaa %r1, DT_VAR(1280)\t\t! DT_VAR(1280) = \"b\"\n"
+	    "10: 34050001    ldgaa DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"b\"\n"
+	    "11: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "b                500  arr glb r/w  string (unknown) by ref (size 256)\n"},
 };
 
 /* A program from a file (dtrace -s): D_NOREG carries the clause's line. */

@@ -476,8 +476,27 @@ dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
 	if (idp->kind == DT_IDENT_ARRAY) {
 		dt_cg_arglist(dp, n->args, idp->keys, idp->keys != NULL ? idp->nkeys : 0);
 		rd = dt_reg_alloc(dp);
-		dt_emit(dp, DIF_INSTR_LDV(scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA : DIF_OP_LDGAA, idp->id, rd));
+		int ldop = scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA : DIF_OP_LDGAA;
+		dt_emit(dp, DIF_INSTR_LDV(ldop, idp->id, rd));
 		dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_REF);
+		if (n->flags & DT_NF_REF) {
+			/*
+			 * DTrace's epilogue for a by-reference element (a string,
+			 * a struct): one not there yet is created zero-filled from
+			 * alloca'd scratch, stored with the keys still on the tuple
+			 * stack and loaded again, so its address is never 0.
+			 */
+			dt_type_t *t = dt_type_resolve(n->type);
+			uint32_t have = dt_label(dp);
+			dt_emit(dp, DIF_INSTR_TST(rd));
+			dt_branch(dp, DIF_OP_BNE, have);
+			dt_setx(dp, rd, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
+			dt_emit(dp, DIF_INSTR_ALLOCS(rd, rd));
+			dt_emit(dp, DIF_INSTR_STV(ldop == DIF_OP_LDTAA ? DIF_OP_STTAA : DIF_OP_STGAA, idp->id, rd));
+			dt_vartab(dp, idp, scope, DIFV_KIND_ARRAY, DIFV_F_MOD);
+			dt_emit(dp, DIF_INSTR_LDV(ldop, idp->id, rd));
+			dt_label_here(dp, have);
+		}
 		return rd;
 	}
 	rd = dt_reg_alloc(dp);
