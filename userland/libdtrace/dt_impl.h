@@ -265,6 +265,9 @@ int dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *a
 int dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
 		   size_t size, uint64_t normal, int packed);
 /* agghist: the header ("key" over keys `width' wide) and one bar of a value. */
+/* quantize(), lquantize() or llquantize() data by the aggregating action. */
+int dt_print_distribution(dtrace_hdl_t *dtp, FILE *fp, dtrace_actkind_t act, const void *addr,
+			  size_t size, uint64_t normal);
 int dt_print_quanthdr(dtrace_hdl_t *dtp, FILE *fp, int width);
 /* aggpack: the header over the bins and one distribution packed on a line. */
 int dt_print_quanthdr_packed(dtrace_hdl_t *dtp, FILE *fp, int width, const dtrace_aggdata_t *aggdata,

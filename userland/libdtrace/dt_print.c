@@ -215,27 +215,40 @@ dt_print_quantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, ui
 	return 0;
 }
 
-int
-dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
+/*
+ * lquantize() data: its parameters word (base, step, levels), then levels + 2
+ * bins; the bins, or NULL (EDT_DMISMATCH) when the size does not fit.
+ */
+static const int64_t *
+dt_lquantize_params(dtrace_hdl_t *dtp, const void *addr, size_t size, int *basep,
+		    uint16_t *stepp, uint16_t *levelsp)
 {
-	const int64_t *data = addr;
-	int i, base;
-	uint16_t step, levels;
-	dt_qrange_t r;
 	uint64_t arg;
 
 	if (size < sizeof(uint64_t))
-		return dt_set_errno(dtp, EDT_DMISMATCH);
+		goto mismatch;
+	arg = *(const uint64_t *)addr;
+	*basep = DTRACE_LQUANTIZE_BASE(arg);
+	*stepp = DTRACE_LQUANTIZE_STEP(arg);
+	*levelsp = DTRACE_LQUANTIZE_LEVELS(arg);
+	if (size - sizeof(uint64_t) != sizeof(uint64_t) * (size_t)(*levelsp + 2))
+		goto mismatch;
+	return (const int64_t *)addr + 1;
+mismatch:
+	(void)dt_set_errno(dtp, EDT_DMISMATCH);
+	return NULL;
+}
 
-	arg = (uint64_t)*data++;
-	size -= sizeof(uint64_t);
-	base = DTRACE_LQUANTIZE_BASE(arg);
-	step = DTRACE_LQUANTIZE_STEP(arg);
-	levels = DTRACE_LQUANTIZE_LEVELS(arg);
+int
+dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, uint64_t normal)
+{
+	const int64_t *data;
+	int i, base;
+	uint16_t step, levels;
+	dt_qrange_t r;
 
-	if (size != sizeof(uint64_t) * (size_t)(levels + 2))
-		return dt_set_errno(dtp, EDT_DMISMATCH);
-
+	if ((data = dt_lquantize_params(dtp, addr, size, &base, &step, &levels)) == NULL)
+		return -1;
 	if (dt_quantize_range(dtp, fp, data, levels + 2, levels + 2, 0, 2, &r) != 0)
 		return -1;
 
@@ -457,23 +470,15 @@ int
 dt_print_lquantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,
 			  const dtrace_aggdata_t *aggdata)
 {
-	const int64_t *data = addr;
+	const int64_t *data;
 	long double count;
 	uint16_t step, levels;
-	uint64_t arg;
 	char c[32];
 	int base;
 
 	(void)aggdata;
-	if (size < sizeof(uint64_t))
-		return dt_set_errno(dtp, EDT_DMISMATCH);
-	arg = (uint64_t)*data++;
-	size -= sizeof(uint64_t);
-	base = DTRACE_LQUANTIZE_BASE(arg);
-	step = DTRACE_LQUANTIZE_STEP(arg);
-	levels = DTRACE_LQUANTIZE_LEVELS(arg);
-	if (size != sizeof(uint64_t) * (size_t)(levels + 2))
-		return dt_set_errno(dtp, EDT_DMISMATCH);
+	if ((data = dt_lquantize_params(dtp, addr, size, &base, &step, &levels)) == NULL)
+		return -1;
 
 	(void)snprintf(c, sizeof(c), "< %d", base);
 	if (dt_printf(dtp, fp, "%8s :", c) != 0 ||
@@ -789,6 +794,23 @@ dt_print_umod(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr)
 	return dt_print_object(dtp, fp, format, (int)v[0], v[1]);
 }
 
+/* A quantize(), lquantize() or llquantize() value, as its action says. */
+int
+dt_print_distribution(dtrace_hdl_t *dtp, FILE *fp, dtrace_actkind_t act, const void *addr,
+		      size_t size, uint64_t normal)
+{
+	switch (act) {
+	case DTRACEAGG_QUANTIZE:
+		return dt_print_quantize(dtp, fp, addr, size, normal);
+	case DTRACEAGG_LQUANTIZE:
+		return dt_print_lquantize(dtp, fp, addr, size, normal);
+	case DTRACEAGG_LLQUANTIZE:
+		return dt_print_llquantize(dtp, fp, addr, size, normal);
+	default:
+		return dt_set_errno(dtp, EDT_DMISMATCH);
+	}
+}
+
 /* One key or value of an aggregation printed without a format. */
 int
 dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const char *addr,
@@ -815,11 +837,9 @@ dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const c
 	case DTRACEACT_MOD:
 		return dt_print_mod(dtp, fp, NULL, addr);
 	case DTRACEAGG_QUANTIZE:
-		return dt_print_quantize(dtp, fp, addr, size, normal);
 	case DTRACEAGG_LQUANTIZE:
-		return dt_print_lquantize(dtp, fp, addr, size, normal);
 	case DTRACEAGG_LLQUANTIZE:
-		return dt_print_llquantize(dtp, fp, addr, size, normal);
+		return dt_print_distribution(dtp, fp, rec->dtrd_action, addr, size, normal);
 	case DTRACEAGG_AVG:
 		return dt_printf(dtp, fp, " %16lld",
 		                 data[0] ? (long long)(data[1] / (int64_t)normal / data[0]) : 0);

@@ -683,11 +683,9 @@ dt_pf_aggval(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int
 
 	switch (rec->dtrd_action) {
 	case DTRACEAGG_QUANTIZE:
-		return dt_print_quantize(dtp, fp, addr, size, normal);
 	case DTRACEAGG_LQUANTIZE:
-		return dt_print_lquantize(dtp, fp, addr, size, normal);
 	case DTRACEAGG_LLQUANTIZE:
-		return dt_print_llquantize(dtp, fp, addr, size, normal);
+		return dt_print_distribution(dtp, fp, rec->dtrd_action, addr, size, normal);
 	case DTRACEAGG_AVG:
 		if (size != 2 * sizeof(int64_t))
 			return dt_set_errno(dtp, EDT_DMISMATCH);
