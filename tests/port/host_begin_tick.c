@@ -8,10 +8,14 @@
  * their names (and not profile:::tick-1x); a hand-built DOF enables BEGIN
  * { trace(constant) }, tick-10ms { trace(arg1) } and profile-100
  * { trace(arg1) }; GO fires BEGIN once on
- * the consumer's slot; after ~0.5 s, STOP and a BUFSNAP of every slot find
+ * the consumer's slot; after ~2 s, STOP and a BUFSNAP of every slot find
  * the tick records on one slot and the profile records spread over one slot
- * per online CPU, each in a wide count range, each carrying the
- * interrupted user PC; host_fini refuses while the state is open.
+ * per online CPU, each count in
+ * a range wide enough for a loaded machine: at least a tenth of the ~200
+ * expected (the timers may be starved, never early) and never more than the
+ * interval allows (overruns are coalesced, not replayed).  Rates themselves
+ * are checked by tests/e2e/host from mean intervals.  Each firing carries
+ * the interrupted user PC; host_fini refuses while the state is open.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -70,7 +74,7 @@ main(void)
 	int32_t cpu = -1;
 	dtrace_bufdesc_t desc;
 	dtrace_state_t *st;
-	struct timespec half = {0, 500 * 1000000L};
+	struct timespec run = {2, 0};
 	dtrace_eprobedesc_t ep;
 	dofb_t b;
 
@@ -123,7 +127,7 @@ main(void)
 
 	CHECK(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL) == 0, "go");
 	CHECK(cpu >= 0 && (uint32_t)cpu < nslots, "BEGIN on slot %d", cpu);
-	nanosleep(&half, NULL);
+	nanosleep(&run, NULL);
 	CHECK(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL) == 0, "stop");
 
 	for (s = 0; s < nslots; s++) {
@@ -162,9 +166,9 @@ main(void)
 	ncpu = (int)linux_cputimer_ncpus();
 	CHECK(count[1] == 1 && begin_slot == cpu, "BEGIN fired %d times, on slot %d", count[1],
 	      begin_slot);
-	CHECK(count[2] >= 10 && count[2] <= 75 && slots_used[2] == 1,
-	      "tick-10ms: %d firings on %d slots in 0.5 s", count[2], slots_used[2]);
-	CHECK(count[3] >= 10 * ncpu && count[3] <= 75 * ncpu && slots_used[3] == ncpu,
+	CHECK(count[2] >= 20 && count[2] <= 225 && slots_used[2] == 1,
+	      "tick-10ms: %d firings on %d slots in 2 s", count[2], slots_used[2]);
+	CHECK(count[3] >= 20 * ncpu && count[3] <= 225 * ncpu && slots_used[3] == ncpu,
 	      "profile-100: %d firings on %d slots, %d CPUs", count[3], slots_used[3], ncpu);
 	CHECK(zero_pc == 0, "%d firings without a user PC", zero_pc);
 
