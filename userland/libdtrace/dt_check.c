@@ -68,6 +68,30 @@ dt_node_is_strcompat(dt_node_t *n)
 	return false;
 }
 
+/* Operands of , and ?: that DTrace calls dynamic: aggregations and <dynamic>-typed values. */
+static bool
+dt_node_is_dynoperand(dt_node_t *n)
+{
+	return n->kind == DT_NODE_AGG || dt_node_is_dynamic(n);
+}
+
+/*
+ * DTrace's lexer turns an identifier naming an enumerator or an inline
+ * whose value is an integer constant into that constant, so such a name
+ * cannot follow . or ->.
+ */
+static bool
+dt_ident_is_intconst(dt_pcb_t *pcb, const char *name)
+{
+	dt_ident_t *idp = dt_builtin_lookup(pcb, name);
+	if (idp == NULL)
+		return false;
+	if (idp->kind == DT_IDENT_ENUM)
+		return true;
+	return idp->kind == DT_IDENT_INLINE && idp->inline_expr != NULL &&
+	       idp->inline_expr->kind == DT_NODE_INT;
+}
+
 static bool
 dt_node_is_pointer(dt_node_t *n)
 {
@@ -744,7 +768,9 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			n->kind = DT_NODE_VAR;
 			n->ident = idp;
 			dt_node_type_assign(n, idp->type);
-			n->flags |= DT_NF_COOKED;
+			n->flags |= DT_NF_COOKED | DT_NF_LVALUE;
+			if (idp->flags & DT_IDFLG_WRITE)
+				n->flags |= DT_NF_WRITABLE;
 			return n;
 		case DT_IDENT_ARRAY:
 			dnerror(pcb, n, D_IDENT_BADREF, "%s[ ] must be referenced as an array", n->string);
@@ -905,7 +931,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		}
 		break;
 	case DT_TOK_LNEG:
-		if (!dt_node_is_scalar(c) && !dt_node_is_string(c))
+		if (!dt_node_is_scalar(c))
 			dnerror(pcb, n, D_OP_SCALAR, "operator %s requires an operand of scalar type",
 				dt_opstr(op));
 		dt_node_type_assign(n, pcb->t_int);
@@ -1024,7 +1050,7 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
 	dt_type_t *t = dt_type_resolve(l->type);
 	dt_ident_t *xl;
 
-	if (n->right->kind != DT_NODE_IDENT)
+	if (n->right->kind != DT_NODE_IDENT || dt_ident_is_intconst(pcb, n->right->string))
 		dnerror(pcb, n, D_OP_IDENT, "operator %s must be followed by an identifier", dt_opstr(op));
 	if ((xl = dt_node_xlator(l)) != NULL)
 		return dt_cook_xlate_member(pcb, n, xl);
@@ -1093,8 +1119,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			dnerror(pcb, n, D_OFFSETOF_TYPE, "offsetof operand must be a struct or union type");
 		dt_member_t *m = dt_type_member(t, n->right->string);
 		if (m == NULL)
-			dnerror(pcb, n, D_TYPE_MEMBER, "%s is not a member of %s", n->right->string,
-				dt_type_name(t, n1, sizeof(n1)));
+			dnerror(pcb, n, D_UNKNOWN, "failed to determine offset of %s: Invalid member name",
+				n->right->string);
 		if (m->bits > 0)
 			dnerror(pcb, n, D_OFFSETOF_BITFIELD, "cannot take offset of a bit-field: %s",
 				n->right->string);
@@ -1211,6 +1237,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	case DT_TOK_RSH_EQ:
 		l = n->left = dt_cook_lvalue(pcb, n->left);
 		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		if ((op == DT_TOK_DIV_EQ || op == DT_TOK_MOD_EQ) && r->kind == DT_NODE_INT && r->value == 0)
+			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
 		if (l->kind == DT_NODE_VAR && l->ident->type == NULL) {
 			l->ident->type = pcb->t_int64;
 			dt_node_type_assign(l, pcb->t_int64);
@@ -1263,6 +1291,11 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			}
 		}
 		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
+		/* a divisor DTrace would have folded to 0 while parsing */
+		if ((op == DT_TOK_DIV || op == DT_TOK_MOD) && r->kind == DT_NODE_INT && r->value == 0)
+			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
+		if (op == DT_TOK_COMMA && (dt_node_is_dynoperand(l) || dt_node_is_dynoperand(r)))
+			dnerror(pcb, n, D_OP_DYN, "operator %s operands cannot be of dynamic type", dt_opstr(op));
 		if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
 			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
 		switch (op) {
@@ -1292,8 +1325,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		case DT_TOK_LAND:
 		case DT_TOK_LXOR:
 		case DT_TOK_LOR:
-			if ((!dt_node_is_scalar(l) && !dt_node_is_string(l)) ||
-			    (!dt_node_is_scalar(r) && !dt_node_is_string(r)))
+			if (!dt_node_is_scalar(l) || !dt_node_is_scalar(r))
 				dnerror(pcb, n, D_OP_SCALAR, "operator %s requires operands of scalar type",
 					dt_opstr(op));
 			dt_node_type_assign(n, pcb->t_int);
@@ -1344,7 +1376,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			break;
 		}
 		case DT_TOK_COMMA:
-			if (dt_node_is_dynamic(l) || dt_node_is_dynamic(r))
+			if (dt_node_is_dynoperand(l) || dt_node_is_dynoperand(r))
 				dnerror(pcb, n, D_OP_DYN, "operator %s operands cannot be of dynamic type",
 					dt_opstr(op));
 			dt_node_type_assign(n, r->type);
@@ -1368,10 +1400,10 @@ dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
 	dt_node_t *l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
 	dt_node_t *r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
 
-	if (!dt_node_is_scalar(c) && !dt_node_is_string(c))
+	if (!dt_node_is_scalar(c))
 		dnerror(pcb, n, D_OP_SCALAR, "operator ?: expression must be of scalar type");
-	if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
-		dnerror(pcb, n, D_OP_ACT, "action cannot be used in a conditional context");
+	if (dt_node_is_dynoperand(l) || dt_node_is_dynoperand(r))
+		dnerror(pcb, n, D_OP_DYN, "operator ?: operands cannot be of dynamic type");
 	if (dt_node_is_integer(l) && dt_node_is_integer(r)) {
 		dt_node_type_assign(n, dt_type_promote(pcb, l, r));
 	} else if (dt_type_compat(l->type, r->type) ||
@@ -1383,6 +1415,8 @@ dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
 	} else {
 		dnerror(pcb, n, D_OP_INCOMPAT, "operator ?: operands must have compatible types");
 	}
+	if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
+		dnerror(pcb, n, D_OP_ACT, "action cannot be used in a conditional context");
 	(void)n1;
 	(void)n2;
 	if (c->kind == DT_NODE_INT)

@@ -216,6 +216,10 @@ dt_node_op2(dt_pcb_t *pcb, int op, dt_node_t *l, dt_node_t *r)
 	n->op = op;
 	n->left = l;
 	n->right = r;
+	/* DTrace refuses a constant zero divisor as the node is built, whatever the left side is */
+	if (r != NULL && r->kind == DT_NODE_INT && r->value == 0 &&
+	    (op == DT_TOK_DIV || op == DT_TOK_MOD || op == DT_TOK_DIV_EQ || op == DT_TOK_MOD_EQ))
+		dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
 	return n;
 }
 

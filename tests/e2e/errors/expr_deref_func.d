@@ -1,0 +1,5 @@
+BEGIN
+{
+	this->f = (void (*)())0;
+	y = *this->f;
+}

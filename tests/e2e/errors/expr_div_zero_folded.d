@@ -1,0 +1,4 @@
+BEGIN
+{
+	x = timestamp / (2 - 2);
+}

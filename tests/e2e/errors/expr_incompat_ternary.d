@@ -1,0 +1,4 @@
+BEGIN
+{
+	x = timestamp ? "a" : 1;
+}

@@ -1,0 +1,6 @@
+struct s { int a; };
+
+BEGIN
+{
+	y = offsetof(struct s, nosuch);
+}

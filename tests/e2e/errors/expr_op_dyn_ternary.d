@@ -1,0 +1,5 @@
+BEGIN
+{
+	@c = count();
+	x = timestamp ? @c : 1;
+}

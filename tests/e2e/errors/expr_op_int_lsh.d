@@ -1,0 +1,5 @@
+BEGIN
+{
+	this->p = (char *)0;
+	x = this->p << 1;
+}

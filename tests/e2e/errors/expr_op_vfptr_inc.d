@@ -1,0 +1,5 @@
+BEGIN
+{
+	this->p = (void *)0;
+	this->p++;
+}

@@ -1,0 +1,6 @@
+struct s { int a; };
+
+BEGIN
+{
+	y = stringof(*(struct s *)0);
+}

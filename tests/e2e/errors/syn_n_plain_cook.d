@@ -1,0 +1,1 @@
+/* -n program: see syn_n_plain_cook.args */

@@ -1,0 +1,6 @@
+struct s { int a; };
+
+BEGIN
+{
+	y = (int)*(struct s *)0;
+}

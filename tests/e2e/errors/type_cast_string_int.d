@@ -1,0 +1,4 @@
+BEGIN
+{
+	y = (int)"abc";
+}

@@ -1,0 +1,6 @@
+struct s { int a; };
+
+BEGIN
+{
+	y = (*(struct s *)0).b;
+}
