@@ -642,10 +642,17 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 	int nk = dt_node_count(agg->args);
 	if (aid->keys == NULL) {
 		aid->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * ((size_t)nk + 1));
+		aid->keystk = dt_zalloc(pcb, sizeof(dt_node_t *) * ((size_t)nk + 1));
 		aid->nkeys = nk;
 		int i = 0;
-		for (dt_node_t *k = agg->args; k != NULL; k = k->list)
-			aid->keys[i++] = k->type;
+		for (dt_node_t *k = agg->args; k != NULL; k = k->list, i++) {
+			aid->keys[i] = k->type;
+			/* printa's %k takes a stack key: remember which keys are */
+			if (k->kind == DT_NODE_FUNC && k->ident != NULL && k->ident->kind == DT_IDENT_ACTFUNC &&
+			    (k->ident->id == DT_ACT_STACK || k->ident->id == DT_ACT_USTACK ||
+			     k->ident->id == DT_ACT_JSTACK))
+				aid->keystk[i] = k;
+		}
 	} else {
 		/* later uses must match the signature (DTrace's dt_idcook_sign) */
 		if (aid->nkeys != nk)
@@ -804,6 +811,10 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 					dt_node_t *keys = NULL, **kp = &keys, val;
 					for (int k = 0; k < aid->nkeys; k++) {
 						dt_node_t *kn = dt_node_new(pcb, DT_NODE_TYPE);
+						if (aid->keystk != NULL && aid->keystk[k] != NULL) {
+							*kn = *aid->keystk[k];
+							kn->list = NULL;
+						}
 						kn->type = aid->keys[k];
 						*kp = kn;
 						kp = &kn->list;

@@ -140,6 +140,7 @@ struct dt_ident {
 	dt_type_t *type;    /* value type (NULL until assigned) */
 	const char *proto;  /* built-in functions: argument prototype */
 	dt_type_t **keys;   /* associative arrays: key types once known */
+	dt_node_t **keystk; /* aggregations: each key that is a stack(), ustack() or jstack() call, else NULL */
 	int nkeys;
 	int line;           /* where it was first defined */
 	dt_ident_t *aggfunc; /* aggregation: the function first assigned */
