@@ -209,7 +209,9 @@ test_typedef_names_as_names(void)
 
 	/* among a declaration's specifiers a typedef name is a type, as in DTrace */
 	expect_err("typedef int foo_t;\nint foo_t;\n", "D_DECL_COMBO", "line 2: invalid type combination");
-	expect_err("typedef int foo_t;\nlong foo_t x;\n", "D_DECL_COMBO", "line 2: invalid type combination");
+	expect_err("typedef int foo_t;\nlong foo_t x;\n", "D_DECL_LONGINT",
+		   "line 2: invalid type declaration: long and long long may only be used with integer or "
+		   "floating-point type");
 	/* behind `*' it is the declarator's name */
 	expect_ok("typedef int foo_t; int *foo_t; BEGIN { trace(foo_t); }");
 	/* an inline may bear a typedef's name (the name is right before `=') */
@@ -256,7 +258,7 @@ test_function_declarators(void)
 	expect_ok("typedef int foo_t; int (*g3)(int (foo_t)); int (*g4)(int ((foo_t))); BEGIN { }");
 	/* elsewhere in a parameter it names the parameter */
 	expect_ok("typedef int foo_t; int (*g5)(int *foo_t); int (*g6)(int (*foo_t)(int)); BEGIN { }");
-	expect_ok("int (*g7)(int (x)); int (*g8)(static int x); BEGIN { }");
+	expect_ok("int (*g7)(int (x)); int (*g8)(register int x); BEGIN { }");
 	expect_err("typedef int foo_t;\nint (*g9)(int foo_t);\n", "D_DECL_COMBO", "line 2: invalid type combination");
 	/* array and pointer abstract declarators */
 	expect_const("BEGIN { trace(sizeof (int [3])); }", "0xc");

@@ -31,6 +31,14 @@ dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls)
 void
 dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod)
 {
+	if (mod == DT_DS_LONG && (ds->mods & DT_DS_LONGLONG))
+		dt_error(pcb, 0, D_DECL_COMBO, "the attribute 'long' may only be used at most twice in a declaration");
+	if (mod == DT_DS_SHORT && (ds->mods & DT_DS_SHORT))
+		dt_error(pcb, 0, D_DECL_COMBO, "the attribute 'short' may only be used at most once in a declaration");
+	if (mod == DT_DS_SIGNED && (ds->mods & DT_DS_SIGNED))
+		dt_error(pcb, 0, D_DECL_COMBO, "the attribute 'signed' may only be used at most once in a declaration");
+	if (mod == DT_DS_UNSIGNED && (ds->mods & DT_DS_UNSIGNED))
+		dt_error(pcb, 0, D_DECL_COMBO, "the attribute 'unsigned' may only be used at most once in a declaration");
 	if (mod == DT_DS_LONG && (ds->mods & DT_DS_LONG)) {
 		mod = DT_DS_LONGLONG;
 		ds->mods &= ~DT_DS_LONG;
@@ -65,15 +73,22 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	dt_type_t *t;
 	bool sign = !(m & DT_DS_UNSIGNED);
 
-	if (ds->named != NULL) {
-		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED | DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))
+	if (ds->named != NULL || ds->base == DT_KEY_STRING) {
+		/* DTrace's checks of a typedef name, struct, union or enum (string is a typedef) */
+		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED))
+			dt_error(pcb, 0, D_DECL_SIGNINT,
+				 "invalid type declaration: signed and unsigned may only be used with integer type");
+		if (m & (DT_DS_LONG | DT_DS_LONGLONG))
+			dt_error(pcb, 0, D_DECL_LONGINT,
+				 "invalid type declaration: long and long long may only be used with integer or floating-point type");
+		if (m & DT_DS_SHORT)
 			dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
-		return ds->named;
+		return ds->named != NULL ? ds->named : pcb->t_string;
 	}
 	switch (ds->base) {
 	case DT_KEY_VOID:
 		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE))
-			dt_error(pcb, 0, D_DECL_VOIDATTR, "attributes invalid for void declaration");
+			dt_error(pcb, 0, D_DECL_VOIDATTR, "invalid type declaration: attributes may not be used with void type");
 		return pcb->t_void;
 	case DT_KEY_CHAR:
 		if (m & (DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))
@@ -81,10 +96,6 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 		if (m & DT_DS_SIGNED)
 			return dt_type_lookup(pcb, "signed char");
 		return sign ? pcb->t_char : pcb->t_uchar;
-	case DT_KEY_STRING:
-		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE))
-			dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
-		return pcb->t_string;
 	case DT_KEY_FLOAT:
 	case DT_KEY_DOUBLE:
 		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED))
@@ -127,6 +138,82 @@ dt_dd_append(dt_declarator_t *list, dt_declarator_t *d)
 	return list;
 }
 
+static dt_declarator_t *
+dt_dd_tuple(dt_declarator_t *dd)
+{
+	for (; dd != NULL; dd = dd->inner)
+		if (dd->kind == DT_DD_ARRAY && dd->tuple)
+			return dd;
+	return NULL;
+}
+
+/*
+ * A parameter of a function or associative array declaration: its type,
+ * and its name (if any) in the node's string.  Only register is a storage
+ * class a parameter may have.
+ */
+dt_node_t *
+dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
+{
+	const char *name;
+	dt_type_t *t;
+	dt_node_t *n;
+
+	if (ds->cls != DT_DC_NONE && ds->cls != DT_DC_REGISTER)
+		dt_error(pcb, 0, D_DECL_PARMCLASS,
+			 "inappropriate storage class for function or associative array parameter");
+	t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
+	n = dt_node_type(pcb, t);
+	n->string = name;
+	return n;
+}
+
+/*
+ * DTrace's checks of a prototype (dt_decl_prototype): what each parameter
+ * may be for this kind of declaration, void alone, names used once.
+ */
+void
+dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned flags)
+{
+	char n1[256];
+	int nvoid = 0, i = 1;
+
+	for (dt_node_t *p = plist; p != NULL; p = p->list, i++) {
+		bool isvoid = p->type != NULL && dt_type_is_void(p->type);
+		if (p->op == DT_TOK_ELLIPSIS && !(flags & DT_DP_VARARGS))
+			dnerror(pcb, p, D_DECL_PROTO_VARARGS, "%s prototype may not use a variable-length argument list",
+				kind);
+		if (p->op == DT_TOK_ELLIPSIS)
+			continue;
+		nvoid += isvoid;
+		if (isvoid && !(flags & DT_DP_VOID))
+			dnerror(pcb, p, D_DECL_PROTO_TYPE, "%s prototype may not use parameter of type %s: %s, parameter #%d",
+				kind, dt_type_name(p->type, n1, sizeof(n1)), p->string != NULL ? p->string : "(anonymous)", i);
+		if (isvoid && p->string != NULL)
+			dnerror(pcb, p, D_DECL_PROTO_NAME, "void parameter may not have a name: %s", p->string);
+		if (p->string != NULL) {
+			for (dt_node_t *q = plist; q != p; q = q->list)
+				if (q->string != NULL && strcmp(q->string, p->string) == 0)
+					dnerror(pcb, p, D_DECL_PROTO_FORM,
+						"parameter is already declared in %s prototype: %s, parameter #%d", kind,
+						p->string, i);
+		}
+		if (p->string == NULL && !isvoid && !(flags & DT_DP_ANON))
+			dnerror(pcb, p, D_DECL_PROTO_NAME, "parameter declaration requires a name: parameter #%d", i);
+	}
+	if (nvoid != 0 && plist->list != NULL)
+		dt_error(pcb, 0, D_DECL_PROTO_VOID, "void must be sole parameter");
+}
+
+/* struct, union or enum without a definition (DTrace's "incomplete" types) */
+static bool
+dt_type_is_incomplete(dt_type_t *t)
+{
+	dt_type_t *r = dt_type_resolve(t);
+	return r != NULL && (r->kind == DT_TK_FWD ||
+			     ((r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION) && r->size == 0));
+}
+
 /* Apply a declarator chain to base; returns the declared name in *namep. */
 dt_type_t *
 dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep)
@@ -142,24 +229,31 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 			t = dt_type_ptr(pcb, t);
 			break;
 		case DT_DD_ARRAY:
+			if (dt_type_is_void(t))
+				dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare array of void");
 			if (dd->tuple) {
 				/* associative array: the caller reads the key types */
+				for (dt_declarator_t *in = dd->inner; in != NULL; in = in->inner)
+					if (in->kind == DT_DD_ARRAY)
+						dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot declare array of associative arrays");
+				dt_decl_prototype(pcb, dd->params, "array", DT_DP_ANON);
 				break;
 			}
 			if (dd->dim == NULL) {
 				t = dt_type_array(pcb, t, 0);
 			} else {
 				dt_node_t *n = dt_cook(pcb, dd->dim, 0);
-				if (n->kind != DT_NODE_INT)
-					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression expected as array size");
-				if ((int64_t)n->value <= 0 && (n->flags & DT_NF_SIGNED))
-					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression expected as array size");
+				if (n->kind != DT_NODE_INT || n->value == 0 ||
+				    ((int64_t)n->value < 0 && (n->flags & DT_NF_SIGNED)))
+					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression or tuple "
+						 "signature expected as array declaration subscript");
 				if (n->value > (1u << 30))
 					dt_error(pcb, 0, D_DECL_ARRBIG, "array dimension too big");
 				t = dt_type_array(pcb, t, n->value);
 			}
 			break;
 		case DT_DD_FUNC: {
+			dt_decl_prototype(pcb, dd->params, "function", DT_DP_VARARGS | DT_DP_VOID | DT_DP_ANON);
 			dt_type_t *f = dt_type_new(pcb, DT_TK_FUNC, NULL, 0);
 			int n = 0;
 			f->ref = t;
@@ -197,14 +291,6 @@ dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 	return dt_decl_type(pcb, t, dd, &name);
 }
 
-static dt_declarator_t *
-dt_dd_tuple(dt_declarator_t *dd)
-{
-	for (; dd != NULL; dd = dd->inner)
-		if (dd->kind == DT_DD_ARRAY && dd->tuple)
-			return dd;
-	return NULL;
-}
 
 void
 dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
@@ -227,7 +313,12 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 
 		if (name == NULL)
 			dt_error(pcb, 0, D_DECL_IDENT, "declaration requires an identifier");
+		if (strchr(name, '`') != NULL)
+			dt_error(pcb, 0, D_DECL_SCOPE, "D scoping operator may not be used in a declaration name (%s)",
+				 name);
 		if (ds->cls == DT_DC_TYPEDEF) {
+			if (dt_idtab_lookup(&pcb->globals, name) != NULL || dt_builtin_lookup(pcb, name) != NULL)
+				dt_error(pcb, 0, D_DECL_IDRED, "global variable identifier redeclared: %s", name);
 			dt_type_t *old = dt_type_lookup_d(pcb, name);
 			if (old != NULL && !dt_type_compat(old, t))
 				dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: %s", name);
@@ -238,10 +329,11 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		if (ds->cls == DT_DC_EXTERN || ds->cls == DT_DC_STATIC || ds->cls == DT_DC_AUTO ||
 		    ds->cls == DT_DC_REGISTER)
 			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
-		if (dt_type_is_void(t))
-			dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot have void object: %s", name);
 		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
 			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
+		if (dd->kind == DT_DD_ARRAY && !dd->tuple && dd->dim == NULL)
+			dt_error(pcb, 0, D_DECL_ARRNULL,
+				 "array declaration requires array dimension or tuple signature: %s", name);
 
 		dt_idtab_t *tab = &pcb->globals;
 		uint32_t fl = DT_IDFLG_WRITE | DT_IDFLG_DECL;
@@ -255,14 +347,47 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 				dt_error(pcb, 0, D_DECL_LOCASSC, "associative arrays may not be declared as local variables: %s", name);
 		}
 		if (dt_builtin_lookup(pcb, name) != NULL)
-			dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+			dt_error(pcb, 0, D_DECL_IDRED, "built-in identifier redeclared: %s", name);
 		dt_ident_t *idp = dt_idtab_lookup(tab, name);
 		if (idp != NULL) {
-			if (!dt_type_compat(idp->type, t) ||
-			    (idp->kind == DT_IDENT_ARRAY) != (tup != NULL))
-				dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s\n\t current: %s\n\tprevious: %s",
-					 name, "", "");
+			dt_idkind_t kind = tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR;
+			if (!dt_type_compat(idp->type, t) || idp->kind != kind) {
+				char n1[256], n2[256];
+				dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s\n\t current: %s %s\n\tprevious: %s %s",
+					 name, dt_idkind_name(kind), dt_type_name(t, n1, sizeof(n1)),
+					 dt_idkind_name(idp->kind),
+					 idp->type != NULL ? dt_type_name(idp->type, n2, sizeof(n2)) : "<none>");
+			}
+			if (tup != NULL) {
+				/* the same key types, then the same number of keys */
+				char n1[256], n2[256];
+				int i = 0;
+				for (dt_node_t *p = tup->params; p != NULL; p = p->list, i++) {
+					if (i >= idp->nkeys || dt_type_compat(p->type, idp->keys[i]))
+						continue;
+					dt_error(pcb, 0, D_DECL_IDRED,
+						 "identifier redeclared: %s\n\t current: %s, key #%d of type %s\n"
+						 "\tprevious: %s, key #%d of type %s",
+						 name, dt_idkind_name(kind), i + 1, dt_type_name(p->type, n1, sizeof(n1)),
+						 dt_idkind_name(idp->kind), i + 1,
+						 dt_type_name(idp->keys[i], n2, sizeof(n2)));
+				}
+				if (i != idp->nkeys)
+					dt_error(pcb, 0, D_DECL_IDRED,
+						 "identifier redeclared: %s\n\t current: %s of %s, tuple length %d\n"
+						 "\tprevious: %s of %s, tuple length %d",
+						 name, dt_idkind_name(kind), dt_type_name(t, n1, sizeof(n1)), i,
+						 dt_idkind_name(idp->kind), dt_type_name(idp->type, n2, sizeof(n2)),
+						 idp->nkeys);
+			}
 			continue;
+		}
+		if (dt_type_is_void(t))
+			dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot have void object: %s", name);
+		if (dt_type_is_incomplete(t)) {
+			char n1[256];
+			dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
+				 dt_type_name(t, n1, sizeof(n1)), name);
 		}
 		idp = dt_idtab_insert(pcb, tab, name, tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR, fl);
 		idp->type = t;
@@ -329,20 +454,34 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 		dt_member_t *m = dt_zalloc(pcb, sizeof(*m)), **pp;
 		int bits = 0;
 
-		if (name != NULL && dt_type_member(sou, name) != NULL)
-			dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
-		if (r->kind == DT_TK_FWD || (r->kind != DT_TK_ARRAY && r->size == 0 && r->kind != DT_TK_STRUCT && r->kind != DT_TK_UNION))
-			dt_error(pcb, 0, D_DECL_INCOMPLETE, "declaration of member %s uses incomplete type", name != NULL ? name : "");
+		const char *idname = name != NULL ? name : "(anon)";
+		if (name != NULL && strchr(name, '`') != NULL)
+			dt_error(pcb, 0, D_DECL_SCOPE, "D scoping operator may not be used in a member name (%s)", name);
+		if (dt_dd_tuple(dd) != NULL)
+			dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot have dynamic member: %s", idname);
+		if (dt_type_is_incomplete(t)) {
+			char n1[256];
+			dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
+				 dt_type_name(t, n1, sizeof(n1)), idname);
+		}
+		if (r->kind != DT_TK_ARRAY && r->size == 0)
+			dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot have void member: %s", idname);
 		if (dd->bitexpr != NULL) {
 			dt_node_t *n = dt_cook(pcb, dd->bitexpr, 0);
-			if (n->kind != DT_NODE_INT)
+			if (name == NULL && n->kind == DT_NODE_INT && n->value == 0)
+				continue; /* an unnamed zero-width bit-field: DTrace ignores it */
+			if (n->kind != DT_NODE_INT || n->value == 0 ||
+			    ((int64_t)n->value < 0 && (n->flags & DT_NF_SIGNED)))
 				dt_error(pcb, 0, D_DECL_BFCONST, "positive integral constant expression expected as bit-field size");
 			if (!dt_type_is_integer(t))
-				dt_error(pcb, 0, D_DECL_BFTYPE, "invalid type for bit-field: %s", name != NULL ? name : "");
+				dt_error(pcb, 0, D_DECL_BFTYPE, "invalid type for bit-field: %s", idname);
 			if (n->value > r->size * 8)
-				dt_error(pcb, 0, D_DECL_BFSIZE, "bit-field too big for type: %s", name != NULL ? name : "");
+				dt_error(pcb, 0, D_DECL_BFSIZE, "bit-field too big for type: %s", idname);
 			bits = (int)n->value;
 		}
+		/* libctf refuses a second member of the same name */
+		if (name != NULL && dt_type_member(sou, name) != NULL)
+			dt_error(pcb, 0, D_UNKNOWN, "failed to define member '%s': Duplicate member name definition", name);
 		m->name = name;
 		m->type = t;
 		m->bits = bits;
@@ -419,11 +558,11 @@ dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val
 	if (val != NULL) {
 		dt_node_t *n = dt_cook(pcb, val, 0);
 		if (n->kind != DT_NODE_INT || !dt_type_is_integer(n->type))
-			dt_error(pcb, 0, D_DECL_ENCONST, "enumerator '%s' must be assigned an integral constant expression", name);
+			dt_error(pcb, 0, D_DECL_ENCONST, "enumerator '%s' must be assigned to an integral constant expression", name);
 		pcb->enum_next = (int64_t)n->value;
 	}
 	if (pcb->enum_next > INT32_MAX || pcb->enum_next < INT32_MIN)
-		dt_error(pcb, 0, D_DECL_ENOFLOW, "enumerator '%s' overflows INT_MAX (%d)", name, INT32_MAX);
+		dt_error(pcb, 0, D_DECL_ENOFLOW, "enumerator '%s' value overflows INT_MAX (%d)", name, INT32_MAX);
 	if (dt_idtab_lookup(&pcb->builtins, name) != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
 		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
 	m = dt_zalloc(pcb, sizeof(*m));
@@ -454,10 +593,27 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
 	dt_node_t *e;
 
+	if (ds->cls != DT_DC_NONE)
+		dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate for inline declaration");
 	if (name == NULL)
-		dt_error(pcb, 0, D_DECL_IDENT, "inline declaration requires an identifier");
-	if (dt_idtab_lookup(&pcb->builtins, name) != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
-		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+		dt_error(pcb, 0, D_DECL_USELESS, "inline declaration requires a name");
+	dt_ident_t *old = dt_idtab_lookup(&pcb->builtins, name);
+	if (old == NULL)
+		old = dt_idtab_lookup(&pcb->globals, name);
+	if (old != NULL) {
+		/* DTrace's inlines and enumerators are scalars flagged inline */
+		bool isinline = old->kind == DT_IDENT_INLINE || old->kind == DT_IDENT_ENUM;
+		dt_error(pcb, 0, D_DECL_IDRED, "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s %s",
+			 name, dt_idkind_name(old->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : old->kind),
+			 isinline ? "inline" : "");
+	}
+	if (dt_type_is_void(t))
+		dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare void inline: %s", name);
+	if (dt_type_resolve(t) != NULL && dt_type_resolve(t)->kind == DT_TK_FWD) {
+		char n1[256];
+		dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
+			 dt_type_name(t, n1, sizeof(n1)), name);
+	}
 	e = dt_cook(pcb, expr, DT_IDFLG_REF);
 	if (!(dt_type_is_scalar(t) && dt_type_is_scalar(e->type)) &&
 	    !(dt_type_is_string(t) && (dt_node_is_string(e) || dt_type_is_pointer(e->type))) &&

@@ -751,9 +751,9 @@ parameter_list:
 	;
 
 parameter_declaration:
-		parameter_declaration_specifiers param_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
-	|	parameter_declaration_specifiers { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, NULL)); }
-	|	parameter_declaration_specifiers abstract_declarator { $$ = dt_node_type(pcb, dt_decl_typename(pcb, $1, $2)); }
+		parameter_declaration_specifiers param_declarator { $$ = dt_decl_param(pcb, $1, $2); }
+	|	parameter_declaration_specifiers { $$ = dt_decl_param(pcb, $1, NULL); }
+	|	parameter_declaration_specifiers abstract_declarator { $$ = dt_decl_param(pcb, $1, $2); }
 	;
 
 type_name:

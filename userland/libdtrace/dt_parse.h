@@ -373,6 +373,12 @@ dt_ident_t *dt_node_xlator(dt_node_t *n);
 void dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl);
 void dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argname,
 		    dt_node_t *members);
+/* prototypes checked as DTrace's dt_decl_prototype: what a parameter list may hold */
+#define DT_DP_VARARGS 0x1 /* ... */
+#define DT_DP_VOID 0x2    /* void */
+#define DT_DP_ANON 0x4    /* parameters without names */
+dt_node_t *dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
+void dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned flags);
 dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
 
 /* ---- program structure ------------------------------------------------------------ */

@@ -1,0 +1,3 @@
+struct t {
+	int a : 0;
+};

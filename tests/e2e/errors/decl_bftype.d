@@ -1,0 +1,3 @@
+struct t {
+	char *p : 3;
+};

@@ -1,0 +1,1 @@
+signed signed int x;

@@ -1,0 +1,2 @@
+int a[int];
+int a[int, int];

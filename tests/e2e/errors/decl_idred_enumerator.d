@@ -1,0 +1,2 @@
+enum e { A, B };
+enum f { C, A };

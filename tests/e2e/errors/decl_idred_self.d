@@ -1,0 +1,2 @@
+self int x;
+self char x;

@@ -1,0 +1,1 @@
+inline struct nosuch s = 1;

@@ -1,0 +1,4 @@
+struct t {
+	int a;
+	struct nosuch n;
+};

@@ -1,0 +1,1 @@
+inline static int x = 1;

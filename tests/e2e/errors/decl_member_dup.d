@@ -1,0 +1,4 @@
+struct t {
+	int a;
+	char a;
+};

@@ -1,0 +1,1 @@
+int a[static int];

@@ -1,0 +1,2 @@
+struct t { int a; };
+struct t { int b; };

@@ -1,0 +1,1 @@
+inline void v = 1;

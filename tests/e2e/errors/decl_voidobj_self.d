@@ -1,0 +1,1 @@
+self void v;

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@c = count();
+	y = &@c;
+}

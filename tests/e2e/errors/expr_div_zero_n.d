@@ -1,0 +1,1 @@
+/* -n program: see expr_div_zero_n.args */

@@ -1,0 +1,6 @@
+BEGIN
+{
+	x = 1;
+	this->p = (int *)0;
+	x ^= this->p;
+}

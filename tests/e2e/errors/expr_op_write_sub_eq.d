@@ -1,0 +1,4 @@
+BEGIN
+{
+	walltimestamp -= 1;
+}

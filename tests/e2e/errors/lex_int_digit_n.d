@@ -1,0 +1,1 @@
+/* -n program: see lex_int_digit_n.args */

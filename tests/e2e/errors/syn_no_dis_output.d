@@ -1,0 +1,9 @@
+BEGIN
+{
+	x = "a" + "b";
+}
+
+END
+{
+	trace(1);
+}

@@ -1,0 +1,6 @@
+struct out { int x; };
+
+BEGIN
+{
+	y = xlate<struct out>(1).x;
+}

@@ -1,0 +1,1 @@
+translator struct nosuch < int v > { a = v; };

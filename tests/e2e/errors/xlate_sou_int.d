@@ -1,0 +1,1 @@
+translator int < int v > { a = v; };
