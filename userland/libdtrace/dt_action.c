@@ -208,123 +208,148 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 	char n1[256];
 	const int foff = 1;
 
-	/* pass 0 parses the whole format (DTrace's dt_printf_create), pass 1 checks the arguments */
+	/* pass 0 parses the format (DTrace's dt_printf_create), pass 1 checks the arguments */
 	for (int pass = 0; pass < 2; pass++) {
-	p = fmt;
-	conv = 0;
-	while ((p = strchr(p, '%')) != NULL) {
-		char cname[8];
-		size_t nl = 0;
-		bool dot = false, dynw = false, dynp = false, agg = false;
-		int digits = 0;
-		char c;
+		p = fmt;
+		conv = 0;
+		while ((p = strchr(p, '%')) != NULL) {
+			char cname[8];
+			size_t nl = 0;
+			bool dot = false, dynw = false, dynp = false, agg = false;
+			int digits = 0;
+			char c;
 
-		conv++;
-		for (;;) {
-			c = *++p;
-			if (c >= '0' && c <= '9') {
-				if (!dot && digits == 0 && c == '0')
+			conv++;
+			for (;;) {
+				c = *++p;
+				if (c >= '0' && c <= '9') {
+					if (!dot && digits == 0 && c == '0')
+						continue;
+					while (p[1] >= '0' && p[1] <= '9')
+						p++;
+					digits++;
 					continue;
-				while (p[1] >= '0' && p[1] <= '9')
-					p++;
-				digits++;
-				continue;
-			}
-			if (c == '#' || c == '+' || c == '-' || c == '?' || c == '\'' || c == ' ')
-				continue;
-			if (c == '*') {
-				bool *f = dot ? &dynp : &dynw;
-				if (*f)
+				}
+				if (c == '#' || c == '+' || c == '-' || c == '?' || c == '\'' ||
+				    c == ' ')
+					continue;
+				if (c == '*') {
+					bool *f = dot ? &dynp : &dynw;
+					if (*f)
+						dnerror(pcb, call, D_NTAGS,
+						        "format conversion #%d has more than one "
+						        "'*' specified for the output precision",
+						        conv);
+					*f = true;
+					continue;
+				}
+				if (c == '.') {
+					if (dot)
+						dnerror(pcb, call, D_NTAGS,
+						        "format conversion #%d has more than one "
+						        "'.' specified",
+						        conv);
+					dot = true;
+					digits = 0;
+					continue;
+				}
+				if (c == '@') {
+					agg = true;
+					continue;
+				}
+				if (c == '$')
 					dnerror(pcb, call, D_NTAGS,
-						"format conversion #%d has more than one '*' specified for the output precision",
-						conv);
-				*f = true;
-				continue;
+					        "format conversion #%d uses unsupported positional "
+					        "format (%%n$)",
+					        conv);
+				if (c == '%' && p[-1] != '%')
+					dnerror(pcb, call, D_NTAGS,
+					        "format conversion #%d cannot be combined with "
+					        "other format flags: %%%%",
+					        conv);
+				if (c == '\0')
+					dnerror(pcb, call, D_NTAGS,
+					        "format conversion #%d name expected before end of "
+					        "format string",
+					        conv);
+				if (c == 'h' || c == 'l' || c == 'L' || c == 'w') {
+					if (nl < sizeof(cname) - 2)
+						cname[nl++] = c;
+					continue;
+				}
+				cname[nl++] = c;
+				cname[nl] = '\0';
+				break;
 			}
-			if (c == '.') {
-				if (dot)
-					dnerror(pcb, call, D_NTAGS, "format conversion #%d has more than one '.' specified",
-						conv);
-				dot = true;
-				digits = 0;
-				continue;
-			}
-			if (c == '@') {
-				agg = true;
-				continue;
-			}
-			if (c == '$')
+			p++;
+			const struct dt_pfconv *cv = NULL;
+			for (size_t i = 0; i < sizeof(dt_pfconvs) / sizeof(dt_pfconvs[0]); i++)
+				if (strcmp(dt_pfconvs[i].name, cname) == 0)
+					cv = &dt_pfconvs[i];
+			if (cv == NULL)
 				dnerror(pcb, call, D_NTAGS,
-					"format conversion #%d uses unsupported positional format (%%n$)", conv);
-			if (c == '%' && p[-1] != '%')
-				dnerror(pcb, call, D_NTAGS,
-					"format conversion #%d cannot be combined with other format flags: %%%%", conv);
-			if (c == '\0')
-				dnerror(pcb, call, D_NTAGS,
-					"format conversion #%d name expected before end of format string", conv);
-			if (c == 'h' || c == 'l' || c == 'L' || c == 'w') {
-				if (nl < sizeof(cname) - 2)
-					cname[nl++] = c;
+				        "format conversion #%d is undefined: %%%s", conv, cname);
+			if (cv->check == PF_PCT || pass == 0)
 				continue;
-			}
-			cname[nl++] = c;
-			cname[nl] = '\0';
-			break;
-		}
-		p++;
-		const struct dt_pfconv *cv = NULL;
-		for (size_t i = 0; i < sizeof(dt_pfconvs) / sizeof(dt_pfconvs[0]); i++)
-			if (strcmp(dt_pfconvs[i].name, cname) == 0)
-				cv = &dt_pfconvs[i];
-		if (cv == NULL)
-			dnerror(pcb, call, D_NTAGS, "format conversion #%d is undefined: %%%s", conv, cname);
-		if (cv->check == PF_PCT || pass == 0)
-			continue;
 
-		const char *dyns[2];
-		int dync = 0;
-		if (dynp)
-			dyns[dync++] = ".*";
-		if (dynw)
-			dyns[dync++] = "*";
-		for (; dync != 0; dync--) {
+			const char *dyns[2];
+			int dync = 0;
+			if (dynp)
+				dyns[dync++] = ".*";
+			if (dynw)
+				dyns[dync++] = "*";
+			for (; dync != 0; dync--) {
+				if (a == NULL)
+					dnerror(pcb, call, D_PRINTF_DYN_PROTO,
+					        "%s( ) prototype mismatch: conversion #%d (%%%s) "
+					        "is missing a corresponding \"%s\" argument",
+					        name, conv, cv->name, dyns[dync - 1]);
+				if (!dt_node_is_integer(a))
+					dnerror(pcb, call, D_PRINTF_DYN_TYPE,
+					        "%s( ) argument #%d is incompatible with "
+					        "conversion #%d prototype:\n\tconversion: %% %s "
+					        "%s\n\t prototype: int\n\t  argument: %s",
+					        name, j + foff + 1, conv, dyns[dync - 1], cv->name,
+					        dt_node_type_name(a, n1, sizeof(n1)));
+				a = a->list;
+				j++;
+			}
+			if (agg) {
+				if (!aggs)
+					dnerror(pcb, call, D_PRINTF_AGG_CONV,
+					        "%%@ conversion requires an aggregation and is not "
+					        "for use with %s( )",
+					        name);
+				if (!dt_pf_argok(cv, aggval))
+					dnerror(pcb, call, D_PRINTF_ARG_TYPE,
+					        "%s( ) aggregating action is incompatible with "
+					        "conversion #%d prototype:\n\tconversion: %%%s\n\t "
+					        "prototype: %s\n\t  argument: %s",
+					        name, conv, cv->name, cv->proto,
+					        dt_node_type_name(aggval, n1, sizeof(n1)));
+				continue;
+			}
 			if (a == NULL)
-				dnerror(pcb, call, D_PRINTF_DYN_PROTO,
-					"%s( ) prototype mismatch: conversion #%d (%%%s) is missing a corresponding \"%s\" argument",
-					name, conv, cv->name, dyns[dync - 1]);
-			if (!dt_node_is_integer(a))
-				dnerror(pcb, call, D_PRINTF_DYN_TYPE,
-					"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% %s %s\n\t prototype: int\n\t  argument: %s",
-					name, j + foff + 1, conv, dyns[dync - 1], cv->name,
-					dt_node_type_name(a, n1, sizeof(n1)));
+				dnerror(pcb, call, D_PRINTF_ARG_PROTO,
+				        "%s( ) prototype mismatch: conversion #%d (%%%s) is "
+				        "missing a corresponding value argument",
+				        name, conv, cv->name);
+			if (!dt_pf_argok(cv, a))
+				dnerror(pcb, call, D_PRINTF_ARG_TYPE,
+				        "%s( ) argument #%d is incompatible with conversion #%d "
+				        "prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  "
+				        "argument: %s",
+				        name, j + foff + 1, conv, cv->name, cv->proto,
+				        dt_node_type_name(a, n1, sizeof(n1)));
 			a = a->list;
 			j++;
 		}
-		if (agg) {
-			if (!aggs)
-				dnerror(pcb, call, D_PRINTF_AGG_CONV,
-					"%%@ conversion requires an aggregation and is not for use with %s( )", name);
-			if (!dt_pf_argok(cv, aggval))
-				dnerror(pcb, call, D_PRINTF_ARG_TYPE,
-					"%s( ) aggregating action is incompatible with conversion #%d prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  argument: %s",
-					name, conv, cv->name, cv->proto, dt_node_type_name(aggval, n1, sizeof(n1)));
-			continue;
-		}
-		if (a == NULL)
-			dnerror(pcb, call, D_PRINTF_ARG_PROTO,
-				"%s( ) prototype mismatch: conversion #%d (%%%s) is missing a corresponding value argument",
-				name, conv, cv->name);
-		if (!dt_pf_argok(cv, a))
-			dnerror(pcb, call, D_PRINTF_ARG_TYPE,
-				"%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  argument: %s",
-				name, j + foff + 1, conv, cv->name, cv->proto, dt_node_type_name(a, n1, sizeof(n1)));
-		a = a->list;
-		j++;
-	}
 	}
 	if (!aggs && a != NULL)
-		dnerror(pcb, call, D_PRINTF_ARG_EXTRA,
-			"%s( ) prototype mismatch: only %d arguments required by this format string", name, j);
+		dnerror(
+		    pcb, call, D_PRINTF_ARG_EXTRA,
+		    "%s( ) prototype mismatch: only %d arguments required by this format string",
+		    name, j);
 }
 
 static void

@@ -1,0 +1,4 @@
+BEGIN
+{
+	denormalize(1);
+}

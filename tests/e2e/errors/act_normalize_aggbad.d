@@ -1,0 +1,4 @@
+END
+{
+	normalize(@bytes[0], 1024);
+}

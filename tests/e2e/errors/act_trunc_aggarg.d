@@ -1,0 +1,4 @@
+BEGIN
+{
+	trunc(execname, 10);
+}
