@@ -647,8 +647,6 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			if (kind == DTRACEACT_STACK || kind == DTRACEACT_USTACK || kind == DTRACEACT_JSTACK) {
 				struct dt_stmt_act *s = dt_act_add(al, kind, NULL);
 				s->arg = kind == DTRACEACT_STACK ? dt_stack_args(pcb, k->args) : dt_ustack_args(pcb, k->args);
-				if (n - 2 < 32) /* printa's %k takes this key */
-					aid->stackkeys |= 1u << (n - 2);
 				s->agg = a->agg;
 			} else {
 				k->args->list = NULL;
@@ -843,11 +841,6 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 							kn->list = NULL;
 						}
 						kn->type = aid->keys[k];
-						if (k < 32 && (aid->stackkeys & (1u << k))) {
-							/* a stack() key: what %k asks for */
-							kn->kind = DT_NODE_FUNC;
-							kn->ident = dt_builtin_lookup(pcb, "stack");
-						}
 						*kp = kn;
 						kp = &kn->list;
 					}

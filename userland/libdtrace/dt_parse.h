@@ -142,7 +142,6 @@ struct dt_ident {
 	dt_type_t **keys;   /* associative arrays: key types once known */
 	dt_node_t **keystk; /* aggregations: each key that is a stack(), ustack() or jstack() call, else NULL */
 	int nkeys;
-	uint32_t stackkeys; /* aggregations: bit i set when key i is stack()/ustack()/jstack() */
 	int line;           /* where it was first defined */
 	dt_ident_t *aggfunc; /* aggregation: the function first assigned */
 	uint64_t aggarg;     /* aggregation: lquantize/llquantize parameters */
