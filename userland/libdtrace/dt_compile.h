@@ -226,6 +226,24 @@ typedef struct dt_cerror {
 	char text[1200];
 } dt_cerror_t;
 
+/*
+ * A provider declared by the program (provider p { probe q(int, char *); };),
+ * kept for dtrace -h: its name and each probe's name (`__' in the declared
+ * name already turned into `-', as DTrace does) with the C type names of its
+ * native arguments, in declaration order.
+ */
+typedef struct dt_cprobe_decl {
+	char *name;
+	char **args; /* nargs C type names */
+	int nargs;
+} dt_cprobe_decl_t;
+
+typedef struct dt_cprovider {
+	char *name;
+	dt_cprobe_decl_t *probes;
+	size_t nprobes;
+} dt_cprovider_t;
+
 typedef struct dt_cprog {
 	dt_cerror_t err;
 	void *dof;       /* the DOF image (malloc'd), NULL on error */
@@ -242,6 +260,8 @@ typedef struct dt_cprog {
 	size_t noptions;
 	uint64_t uarg_base;
 	int nclauses;
+	dt_cprovider_t *providers; /* provider declarations, for -h */
+	size_t nproviders;
 	struct dt_cprog_impl *impl; /* compiler-private (DIFOs for -S) */
 } dt_cprog_t;
 

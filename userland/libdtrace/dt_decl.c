@@ -7,6 +7,7 @@
  * definitions, typed variables (global, self->, this->, associative arrays
  * with key signatures), inlines and translators.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dt_grammar.h"
@@ -680,4 +681,97 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 	while (*pp != NULL)
 		pp = &(*pp)->next;
 	*pp = idp;
+}
+
+/*
+ * provider NAME { probe P(native types) [: (translated types)]; ... };
+ * Recorded in the program for dtrace -h.  As in DTrace, `__' in a probe's
+ * declared name stands for `-' in the probe name, and a probe declared twice
+ * in one provider is an error (D_PROV_PRDUP).  A provider declared again in
+ * the same program adds its probes to the first declaration.
+ */
+static char *
+dt_decl_probename(const char *s)
+{
+	char *name = malloc(strlen(s) + 1), *q = name;
+
+	if (name == NULL)
+		return NULL;
+	while (*s != '\0') {
+		if (s[0] == '_' && s[1] == '_') {
+			*q++ = '-';
+			s += 2;
+		} else {
+			*q++ = *s++;
+		}
+	}
+	*q = '\0';
+	return name;
+}
+
+void
+dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes)
+{
+	dt_cprog_t *prog = pcb->prog;
+	dt_cprovider_t *pv = NULL;
+	size_t i;
+
+	for (i = 0; i < prog->nproviders; i++)
+		if (strcmp(prog->providers[i].name, name) == 0)
+			pv = &prog->providers[i];
+	if (pv == NULL) {
+		dt_cprovider_t *a = realloc(prog->providers, (prog->nproviders + 1) * sizeof(*a));
+		if (a == NULL)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		prog->providers = a;
+		pv = &a[prog->nproviders];
+		memset(pv, 0, sizeof(*pv));
+		if ((pv->name = strdup(name)) == NULL)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		prog->nproviders++;
+	}
+	for (dt_node_t *p = probes; p != NULL; p = p->list) {
+		char *pname = dt_decl_probename(p->string);
+		dt_cprobe_decl_t *a, *pr;
+		int nargs = 0;
+
+		if (pname == NULL)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		for (i = 0; i < pv->nprobes; i++) {
+			if (strcmp(pv->probes[i].name, pname) == 0) {
+				char *msg = dt_strdup(pcb, pname);
+				free(pname);
+				dnerror(pcb, p, D_PROV_PRDUP, "probe redeclared: %s:%s", name, msg);
+			}
+		}
+		for (dt_node_t *t = p->args; t != NULL; t = t->list) {
+			if (t->op == DT_TOK_ELLIPSIS) {
+				char *msg = dt_strdup(pcb, pname);
+				free(pname);
+				dnerror(pcb, p, D_PROV_PRARGLEN,
+					"probe %s:%s: a variable argument list (...) is not allowed", name, msg);
+			}
+			/* (void) declares no arguments */
+			if (!(t == p->args && t->list == NULL && dt_type_is_void(t->type)))
+				nargs++;
+		}
+		a = realloc(pv->probes, (pv->nprobes + 1) * sizeof(*a));
+		if (a == NULL) {
+			free(pname);
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		}
+		pv->probes = a;
+		pr = &a[pv->nprobes++];
+		pr->name = pname;
+		pr->nargs = 0;
+		pr->args = calloc((size_t)nargs + 1, sizeof(char *));
+		if (pr->args == NULL)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		for (dt_node_t *t = p->args; t != NULL && pr->nargs < nargs; t = t->list) {
+			char buf[256];
+			if ((pr->args[pr->nargs] = strdup(dt_node_type_name(t, buf, sizeof(buf)))) == NULL)
+				dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+			pr->nargs++;
+		}
+	}
 }

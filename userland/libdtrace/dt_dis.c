@@ -251,6 +251,18 @@ dt_cprog_free(dt_cprog_t *prog)
 		free(prog->options[i].value);
 	}
 	free(prog->options);
+	for (size_t i = 0; i < prog->nproviders; i++) {
+		dt_cprovider_t *pv = &prog->providers[i];
+		for (size_t j = 0; j < pv->nprobes; j++) {
+			for (int k = 0; k < pv->probes[j].nargs; k++)
+				free(pv->probes[j].args[k]);
+			free(pv->probes[j].args);
+			free(pv->probes[j].name);
+		}
+		free(pv->probes);
+		free(pv->name);
+	}
+	free(prog->providers);
 	if (prog->impl != NULL) {
 		dt_difo_t *dp = prog->impl->difos, *n;
 		for (; dp != NULL; dp = n) {

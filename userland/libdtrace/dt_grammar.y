@@ -106,6 +106,7 @@ static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, 
 %type <l_node> unary_expression postfix_expression primary_expression
 %type <l_node> argument_expression_list probe_specifier_list probe_specifiers probe_specifier
 %type <l_node> statement_list statement_list_impl statement statement_or_block
+%type <l_node> provider_probe_list provider_probe probe_parameters
 %type <l_node> xlator_member_list xlator_member parameter_type_list parameter_list
 %type <l_node> parameter_declaration
 %type <l_int> assignment_operator unary_operator
@@ -140,6 +141,34 @@ external_declaration:
 	|	declaration		{ dt_lex_begin(pcb, YYS_CLAUSE); }
 	|	inline_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
 	|	translator_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	|	provider_definition	{ dt_lex_begin(pcb, YYS_CLAUSE); }
+	;
+
+/* provider p { probe q(int, char *); probe r(struct s *) : (int); }; (for dtrace -h) */
+provider_definition:
+		DT_KEY_PROVIDER DT_TOK_IDENT '{' provider_probe_list '}' ';' {
+			dt_decl_provider(pcb, $2, $4);
+		}
+	|	DT_KEY_PROVIDER DT_TOK_IDENT '{' '}' ';' { dt_decl_provider(pcb, $2, NULL); }
+	;
+
+provider_probe_list:
+		provider_probe { $$ = $1; $<l_tail>$ = NULL; }
+	|	provider_probe_list provider_probe { $$ = dt_list_add($1, $<l_tail>1, $2, &$<l_tail>$); }
+	;
+
+provider_probe:
+		DT_KEY_PROBE DT_TOK_IDENT probe_parameters ';' {
+			$$ = dt_node_new(pcb, DT_NODE_MEMBER); $$->string = $2; $$->args = $3;
+		}
+	|	DT_KEY_PROBE DT_TOK_IDENT probe_parameters DT_TOK_COLON probe_parameters ';' {
+			$$ = dt_node_new(pcb, DT_NODE_MEMBER); $$->string = $2; $$->args = $3; $$->left = $5;
+		}
+	;
+
+probe_parameters:
+		DT_TOK_LPAR DT_TOK_RPAR { $$ = NULL; }
+	|	DT_TOK_LPAR parameter_type_list DT_TOK_RPAR { $$ = $2; }
 	;
 
 inline_definition:

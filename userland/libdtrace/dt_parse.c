@@ -979,7 +979,9 @@ dt_compile_body(dt_pcb_t *pcb)
 	dt_lex_fini(pcb);
 	pcb->region = NULL;
 
-	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->root == NULL)
+	/* a file of provider definitions alone is a program (dtrace -h) */
+	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->root == NULL &&
+	    pcb->prog->nproviders == 0)
 		dt_error(pcb, 0, D_EMPTY, "empty D program translation unit");
 	dt_pragma_unused(pcb);
 

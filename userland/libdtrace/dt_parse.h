@@ -362,6 +362,9 @@ dt_type_t *dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag);
 void dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val);
 void dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e);
 void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr);
+/* provider NAME { probe ...; }: probes are DT_NODE_MEMBER nodes (string: the
+ * probe's name, args: its native parameter types, left: the translated ones) */
+void dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes);
 /* The translator to `to' (a struct/union or a pointer to one) for expression src, or NULL;
    exact: only a translator declared from src's type (DTrace's three passes otherwise). */
 dt_ident_t *dt_xlator_lookup(dt_pcb_t *pcb, dt_node_t *src, dt_type_t *to, bool exact);

@@ -7,6 +7,7 @@
  * program and action that made it (aggregation names come that way).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -357,4 +358,186 @@ dt_program_options(dtrace_hdl_t *dtp)
 	if (rval != 0 && dtp->dt_errno == EINVAL)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
 	return rval;
+}
+
+/*
+ * dtrace -h.  Macro names are upper case with '-' and '.' as '_'; function
+ * names keep the case and spell '-' as "__" (query-start: QUERY_START,
+ * query__start).  Probes come in declaration order (DTrace walks its probe
+ * hash), providers in the order the programs declared them.
+ */
+static void
+dt_header_macro(char *buf, const char *s)
+{
+	for (; *s != '\0'; s++)
+		*buf++ = (*s == '-' || *s == '.') ? '_' : (*s >= 'a' && *s <= 'z') ? (char)(*s - 'a' + 'A') : *s;
+	*buf = '\0';
+}
+
+static void
+dt_header_func(char *buf, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '-') {
+			*buf++ = '_';
+			*buf++ = '_';
+		} else {
+			*buf++ = *s;
+		}
+	}
+	*buf = '\0';
+}
+
+static void
+dt_header_arglist(FILE *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%sarg%d", i == 0 ? "" : ", ", i);
+}
+
+/* What to write for one probe: its macros (full or empty) or its prototypes. */
+enum dt_header_part { DT_HDR_MACROS, DT_HDR_DECLS, DT_HDR_EMPTY };
+
+static void
+dt_header_probe(FILE *out, const char *pm, const char *pf, const dt_cprobe_decl_t *pr,
+                enum dt_header_part part)
+{
+	size_t len = strlen(pr->name);
+	char *mname = malloc(len + 1), *fname = malloc(2 * len + 1);
+
+	if (mname == NULL || fname == NULL) {
+		free(mname);
+		free(fname);
+		return;
+	}
+	dt_header_macro(mname, pr->name);
+	dt_header_func(fname, pr->name);
+	switch (part) {
+	case DT_HDR_MACROS:
+		fprintf(out, "#define\t%s_%s(", pm, mname);
+		dt_header_arglist(out, pr->nargs);
+		fprintf(out, ") \\\n\t__dtrace_%s___%s(", pf, fname);
+		dt_header_arglist(out, pr->nargs);
+		fprintf(out, ")\n");
+		fprintf(out,
+		        "#ifndef\t__sparc\n#define\t%s_%s_ENABLED() \\\n\t__dtraceenabled_%s___%s()\n"
+		        "#else\n#define\t%s_%s_ENABLED() \\\n\t__dtraceenabled_%s___%s(0)\n#endif\n",
+		        pm, mname, pf, fname, pm, mname, pf, fname);
+		break;
+	case DT_HDR_DECLS:
+		fprintf(out, "extern void __dtrace_%s___%s(", pf, fname);
+		for (int i = 0; i < pr->nargs; i++)
+			fprintf(out, "%s%s", i == 0 ? "" : ", ", pr->args[i]);
+		fprintf(out, "%s);\n", pr->nargs == 0 ? "void" : "");
+		fprintf(out,
+		        "#ifndef\t__sparc\nextern int __dtraceenabled_%s___%s(void);\n#else\n"
+		        "extern int __dtraceenabled_%s___%s(long);\n#endif\n",
+		        pf, fname, pf, fname);
+		break;
+	case DT_HDR_EMPTY:
+		fprintf(out, "#define\t%s_%s(", pm, mname);
+		dt_header_arglist(out, pr->nargs);
+		fprintf(out, ")\n#define\t%s_%s_ENABLED() (0)\n", pm, mname);
+		break;
+	}
+	free(mname);
+	free(fname);
+}
+
+/* Every probe of provider `name' across the programs, oldest program first. */
+static void
+dt_header_probes(FILE *out, dtrace_prog_t **progs, size_t nprogs, const char *name, const char *pm,
+                 const char *pf, enum dt_header_part part)
+{
+	for (size_t i = nprogs; i-- > 0;) {
+		const dt_cprog_t *cp = progs[i]->dp_cprog;
+		for (size_t j = 0; cp != NULL && j < cp->nproviders; j++) {
+			if (strcmp(cp->providers[j].name, name) != 0)
+				continue;
+			for (size_t k = 0; k < cp->providers[j].nprobes; k++)
+				dt_header_probe(out, pm, pf, &cp->providers[j].probes[k], part);
+		}
+	}
+}
+
+/* Whether provider j of program i was declared by an older program already. */
+static bool
+dt_header_seen(dtrace_prog_t **progs, size_t nprogs, size_t i, size_t j)
+{
+	const char *name = progs[i]->dp_cprog->providers[j].name;
+
+	for (size_t a = nprogs; a-- > i;) {
+		const dt_cprog_t *cp = progs[a]->dp_cprog;
+		size_t lim = a == i ? j : cp->nproviders;
+		for (size_t b = 0; b < lim; b++)
+			if (strcmp(cp->providers[b].name, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+int
+dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
+{
+	dtrace_prog_t *pgp, **progs;
+	size_t nprogs = 0, n = 0;
+	char *guard = NULL;
+	const char *p;
+
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
+		nprogs++;
+	/* dt_progs is newest first; progs[] keeps that order, walked backwards */
+	if ((progs = calloc(nprogs + 1, sizeof(*progs))) == NULL)
+		return -1;
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
+		progs[n++] = pgp;
+	if (fname != NULL) {
+		if ((p = strrchr(fname, '/')) != NULL)
+			fname = p + 1;
+		if ((guard = malloc(strlen(fname) + 1)) == NULL) {
+			free(progs);
+			return -1;
+		}
+		dt_header_macro(guard, fname);
+		fprintf(out, "#ifndef\t_%s\n#define\t_%s\n\n", guard, guard);
+	}
+	fprintf(out, "#include <unistd.h>\n\n");
+	fprintf(out, "#ifdef\t__cplusplus\nextern \"C\" {\n#endif\n\n");
+	for (size_t i = nprogs; i-- > 0;) {
+		const dt_cprog_t *cp = progs[i]->dp_cprog;
+		for (size_t j = 0; cp != NULL && j < cp->nproviders; j++) {
+			const char *name = cp->providers[j].name;
+			size_t len = strlen(name);
+			char *pm, *pf;
+
+			if (dt_header_seen(progs, nprogs, i, j))
+				continue;
+			pm = malloc(len + 1);
+			pf = malloc(2 * len + 1);
+			if (pm == NULL || pf == NULL) {
+				free(pm);
+				free(pf);
+				free(progs);
+				free(guard);
+				return -1;
+			}
+			dt_header_macro(pm, name);
+			dt_header_func(pf, name);
+			fprintf(out, "#if _DTRACE_VERSION\n\n");
+			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_MACROS);
+			fprintf(out, "\n\n");
+			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_DECLS);
+			fprintf(out, "\n#else\n\n");
+			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_EMPTY);
+			fprintf(out, "\n#endif\n\n");
+			free(pm);
+			free(pf);
+		}
+	}
+	fprintf(out, "\n#ifdef\t__cplusplus\n}\n#endif\n");
+	if (guard != NULL)
+		fprintf(out, "\n#endif\t/* _%s */\n", guard);
+	free(guard);
+	free(progs);
+	return ferror(out) ? -1 : 0;
 }

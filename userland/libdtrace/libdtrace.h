@@ -148,6 +148,15 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 void dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info);
 /* Print the DIF of every DIFO in DTrace's -S format (needs DTRACE_C_DIFV). */
 void dtrace_program_disassemble(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp);
+/*
+ * Write the C header for the providers the handle's programs declare
+ * (dtrace -h), as DTrace does: PROVIDER_PROBE(args) and
+ * PROVIDER_PROBE_ENABLED() macros calling __dtrace_<provider>___<probe>
+ * and __dtraceenabled_<provider>___<probe> when _DTRACE_VERSION is set,
+ * empty ones otherwise.  fname, when not NULL, names the guard macro.
+ * Returns 0, or -1 with errno set when writing fails.
+ */
+int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
 /* Call func for each probe description of the program, in program order. */
 typedef int dtrace_pdesc_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
 int dtrace_program_descs(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_pdesc_f *func, void *arg);

@@ -1,0 +1,10 @@
+/* Provider definitions for dtrace -h: '__' in a probe name is '-' */
+provider myapp {
+	probe query__start(char *, int);
+	probe query__done(int);
+	probe idle();
+};
+
+provider net_io {
+	probe send(struct conn *, unsigned long long) : (int);
+};
