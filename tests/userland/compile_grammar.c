@@ -169,6 +169,9 @@ test_casts(void)
 	expect_print_type("BEGIN { x = 3; print((x) - 1); }", DT_CTYPE_INT, 4, "int");
 	/* a typedef name in parentheses is a cast: (t_t) - 1 is the cast of -1 */
 	expect_print_type("typedef long t_t; BEGIN { print((t_t) - 1); }", DT_CTYPE_INT, 8, NULL);
+	/* once assigned, a type name is a variable for the rest of the program (DTrace's lexer) */
+	expect_print_type("typedef long t_t; BEGIN { t_t = 5; print((t_t) - 1); }", DT_CTYPE_INT, 4, "int");
+	expect_print_type("typedef long t_t; BEGIN { t_t[1] = 5; } END { print((t_t[1]) - 1); }", DT_CTYPE_INT, 4, "int");
 	/* abstract declarators */
 	expect_print_type("BEGIN { print((char *)0); }", DT_CTYPE_PTR, 8, NULL);
 	expect_print_type("BEGIN { print((int (*)(int))0); }", DT_CTYPE_PTR, 8, NULL);
@@ -212,9 +215,11 @@ test_typedef_names_as_names(void)
 	expect_err("typedef int foo_t;\nlong foo_t x;\n", "D_DECL_LONGINT",
 		   "line 2: invalid type declaration: long and long long may only be used with integer or "
 		   "floating-point type");
+	/* before `[' (as before `=', `++', `--') the lexer takes it for a variable, as DTrace does */
+	expect_ok("typedef int foo_t; int foo_t[2]; BEGIN { foo_t[0] = 1; trace(foo_t[0]); }");
 	/* behind `*' it is the declarator's name */
 	expect_ok("typedef int foo_t; int *foo_t; BEGIN { trace(foo_t); }");
-	/* an inline may bear a typedef's name (the name is right before `=') */
+	/* an inline may bear a typedef's name (before `=' the lexer takes it for a name) */
 	expect_const("typedef int foo_t; inline int foo_t = 3; BEGIN { trace(foo_t + 1); }", "0x4");
 }
 

@@ -175,12 +175,6 @@ inline_definition:
 		DT_KEY_INLINE declaration_specifiers declarator_notn DT_TOK_ASGN assignment_expression ';' {
 			dt_decl_inline(pcb, $2, $3, $5);
 		}
-	|	DT_KEY_INLINE declaration_specifiers DT_TOK_TNAME DT_TOK_ASGN assignment_expression ';' {
-			/* a typedef name right before `=' can only be the inline's name */
-			dt_declarator_t *dd = dt_dd_new(pcb, DT_DD_NAME);
-			dd->name = $3;
-			dt_decl_inline(pcb, $2, dd, $5);
-		}
 	;
 
 translator_definition:

@@ -256,6 +256,7 @@ struct dt_pcb {
 	dt_idtab_t aggs;      /* @aggregations */
 	dt_idtab_t builtins;  /* variables, subroutines, actions, inlines, enumerators */
 	dt_idtab_t inlines;
+	dt_idtab_t lexidents; /* type names the lexer took for new variables (dt_lex.l) */
 	dt_ident_t *xlators;  /* translators in declaration order (linked by next) */
 	dt_ident_t *xlarg;    /* while cooking a translator's members: its input parameter */
 	dt_node_t *root;      /* the program (list of clauses / declarations) */
