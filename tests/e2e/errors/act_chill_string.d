@@ -1,0 +1,4 @@
+BEGIN
+{
+	chill("a while");
+}

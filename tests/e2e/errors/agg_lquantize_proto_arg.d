@@ -1,0 +1,4 @@
+BEGIN
+{
+	@l = lquantize(5, "zero", 100, 10);
+}

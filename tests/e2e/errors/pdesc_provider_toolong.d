@@ -1,0 +1,4 @@
+averyveryveryveryveryveryveryveryveryveryveryverylongprovidername0123456789:::entry
+{
+	exit(0);
+}

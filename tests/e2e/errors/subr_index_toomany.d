@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(index("haystack", "st", 0, 1));
+}
