@@ -1,0 +1,1 @@
+/* -n program: see expr_deref_nonptr_n.args */

@@ -1,0 +1,6 @@
+struct s { int a; };
+
+BEGIN
+{
+	x = *(struct s *)0 == 1;
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	this->p = (int *)0;
+	this->p |= 1;
+}

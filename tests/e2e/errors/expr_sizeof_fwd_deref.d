@@ -1,0 +1,5 @@
+BEGIN
+{
+	this->p = (struct nosuch *)0;
+	y = sizeof (*this->p);
+}

@@ -1,0 +1,2 @@
+struct out { int x; };
+translator struct out * < int v > { x = v; };
