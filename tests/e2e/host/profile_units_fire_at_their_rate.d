@@ -1,8 +1,8 @@
 /*
  * profile-N with every sub-second unit DTrace accepts, each naming a 5 ms
- * interval (200 Hz), fires on every CPU at that rate: until tick-200ms each
+ * interval (200 Hz), fires on every CPU at that rate: until tick-1s each
  * CPU counts the firings of each probe and notes the first and last
- * timestamps; the mean interval must lie within 2.5 to 25 ms (wide, since
+ * timestamps; the mean interval must lie within 1 to 50 ms (wide, since
  * a busy machine delays signals and drops overruns; a misread unit is off
  * by a factor of 1000 or more).  Counters are per CPU key, so nothing
  * races; the check walks CPU ids one tick-1ms at a time.
@@ -101,7 +101,7 @@ profile-200
 	seen[cpu] = 1;
 }
 
-tick-200ms
+tick-1s
 /!halt/
 {
 	halt = 1;
@@ -112,21 +112,21 @@ tick-1ms
 {
 	nseen += seen[k];
 	ok0 += !seen[k] ||
-	    (c0[k] >= 3 && l0[k] - f0[k] >= 2500000 * (c0[k] - 1) && l0[k] - f0[k] <= 25000000 * (c0[k] - 1));
+	    (c0[k] >= 3 && l0[k] - f0[k] >= 1000000 * (c0[k] - 1) && l0[k] - f0[k] <= 50000000 * (c0[k] - 1));
 	ok1 += !seen[k] ||
-	    (c1[k] >= 3 && l1[k] - f1[k] >= 2500000 * (c1[k] - 1) && l1[k] - f1[k] <= 25000000 * (c1[k] - 1));
+	    (c1[k] >= 3 && l1[k] - f1[k] >= 1000000 * (c1[k] - 1) && l1[k] - f1[k] <= 50000000 * (c1[k] - 1));
 	ok2 += !seen[k] ||
-	    (c2[k] >= 3 && l2[k] - f2[k] >= 2500000 * (c2[k] - 1) && l2[k] - f2[k] <= 25000000 * (c2[k] - 1));
+	    (c2[k] >= 3 && l2[k] - f2[k] >= 1000000 * (c2[k] - 1) && l2[k] - f2[k] <= 50000000 * (c2[k] - 1));
 	ok3 += !seen[k] ||
-	    (c3[k] >= 3 && l3[k] - f3[k] >= 2500000 * (c3[k] - 1) && l3[k] - f3[k] <= 25000000 * (c3[k] - 1));
+	    (c3[k] >= 3 && l3[k] - f3[k] >= 1000000 * (c3[k] - 1) && l3[k] - f3[k] <= 50000000 * (c3[k] - 1));
 	ok4 += !seen[k] ||
-	    (c4[k] >= 3 && l4[k] - f4[k] >= 2500000 * (c4[k] - 1) && l4[k] - f4[k] <= 25000000 * (c4[k] - 1));
+	    (c4[k] >= 3 && l4[k] - f4[k] >= 1000000 * (c4[k] - 1) && l4[k] - f4[k] <= 50000000 * (c4[k] - 1));
 	ok5 += !seen[k] ||
-	    (c5[k] >= 3 && l5[k] - f5[k] >= 2500000 * (c5[k] - 1) && l5[k] - f5[k] <= 25000000 * (c5[k] - 1));
+	    (c5[k] >= 3 && l5[k] - f5[k] >= 1000000 * (c5[k] - 1) && l5[k] - f5[k] <= 50000000 * (c5[k] - 1));
 	ok6 += !seen[k] ||
-	    (c6[k] >= 3 && l6[k] - f6[k] >= 2500000 * (c6[k] - 1) && l6[k] - f6[k] <= 25000000 * (c6[k] - 1));
+	    (c6[k] >= 3 && l6[k] - f6[k] >= 1000000 * (c6[k] - 1) && l6[k] - f6[k] <= 50000000 * (c6[k] - 1));
 	ok7 += !seen[k] ||
-	    (c7[k] >= 3 && l7[k] - f7[k] >= 2500000 * (c7[k] - 1) && l7[k] - f7[k] <= 25000000 * (c7[k] - 1));
+	    (c7[k] >= 3 && l7[k] - f7[k] >= 1000000 * (c7[k] - 1) && l7[k] - f7[k] <= 50000000 * (c7[k] - 1));
 	k++;
 }
 
