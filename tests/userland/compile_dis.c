@@ -21,21 +21,9 @@
 #include <stdlib.h>
 
 #include "compile_probes.h"
+#include "ct_check.h"
 #include "dt_cg.h"
 
-static int failures, passes;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passes++;                                                                  \
-		} else {                                                                           \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
 
 /* Replace every "DIFO 0x<hex>" address by "DIFO 0x@". */
 static void
@@ -530,11 +518,7 @@ expect_noreg(void)
 	/* eight nested operands need eight registers: DTrace has seven (%r1-%r7) */
 	const char *src = "BEGIN\n{\n\ttrace(arg0 + (arg1 + (arg2 + (arg3 + (arg4 + (arg5 + (arg6 + arg7)))))));\n}\n";
 	dt_copts_t o;
-	FILE *f = fmemopen((void *)src, strlen(src), "r");
-	ct_opts(&o, 0);
-	o.filename = "noreg.d";
-	dt_cprog_t *p = dt_compile_file(f, &o);
-	fclose(f);
+	dt_cprog_t *p = ct_compile_file(src, 0, "noreg.d");
 	CHECK(p != NULL && p->err.failed, "eight registers: expected failure");
 	if (p != NULL && p->err.failed) {
 		CHECK(strcmp(dt_errtag_name(p->err.tag), "D_NOREG") == 0, "tag %s", dt_errtag_name(p->err.tag));

@@ -10,35 +10,14 @@
 #include <string.h>
 
 #include "compile_probes.h"
+#include "ct_check.h"
 
-static int failures, passes;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passes++;                                                                  \
-		} else {                                                                           \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
 
 /* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
 static dt_cprog_t *
 compile(const char *src, uint32_t flags)
 {
-	dt_copts_t o;
-	FILE *f = fmemopen((void *)src, strlen(src), "r");
-	dt_cprog_t *p;
-	ct_opts(&o, flags);
-	o.filename = "test.d";
-	if (f == NULL)
-		return NULL;
-	p = dt_compile_file(f, &o);
-	fclose(f);
-	return p;
+	return ct_compile_file(src, flags, "test.d");
 }
 
 static bool

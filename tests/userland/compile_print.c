@@ -10,21 +10,9 @@
 #include <string.h>
 
 #include "compile_probes.h"
+#include "ct_check.h"
 #include "dt_impl.h"
 
-static int failures, passes;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passes++;                                                                  \
-		} else {                                                                           \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
 
 static dtrace_hdl_t *dtp;
 

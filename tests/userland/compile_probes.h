@@ -81,4 +81,21 @@ ct_opts(dt_copts_t *o, uint32_t flags)
 	o->ops.probe_arg = ct_arg;
 }
 
+/* As `dtrace -s' compiles: from a file named `name', so errors carry line numbers. */
+static inline dt_cprog_t *
+ct_compile_file(const char *src, uint32_t flags, const char *name)
+{
+	dt_copts_t o;
+	FILE *f = fmemopen((void *)src, strlen(src), "r");
+	dt_cprog_t *p;
+
+	ct_opts(&o, flags);
+	o.filename = name;
+	if (f == NULL)
+		return NULL;
+	p = dt_compile_file(f, &o);
+	fclose(f);
+	return p;
+}
+
 #endif /* COMPILE_PROBES_H */

@@ -24,23 +24,11 @@
 #include "dt_modtypes.h"
 #include "dt_parse.h"
 #include "types.h"
+#include "../ct_check.h"
 
-static int failures, passes;
 static char mod[256]; /* the object's module name: its file's base name */
 static bool ctf;      /* the object's types are CTF (else DWARF) */
 static void *lib;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passes++;                                                                  \
-		} else {                                                                           \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-		}                                                                                  \
-	} while (0)
 
 /* "mod`name" */
 static const char *
