@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dt_parse.h"
+#include "dt_regs.h"
 
 dt_ident_t *
 dt_idtab_lookup(dt_idtab_t *tab, const char *name)
@@ -251,12 +252,14 @@ dt_idents_init(dt_pcb_t *pcb)
 		idp->next = pcb->builtins.head;
 		pcb->builtins.head = idp;
 	}
-	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]); i++) {
+	/* DTrace's constants, then the target ISA's uregs[] names (dt_regs.h) */
+	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]) + dt_nregnames; i++) {
+		size_t nc = sizeof(dt_consts) / sizeof(dt_consts[0]);
 		dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
-		idp->name = dt_consts[i].name;
+		idp->name = i < nc ? dt_consts[i].name : dt_regnames[i - nc].name;
 		idp->kind = DT_IDENT_ENUM;
 		idp->type = pcb->t_int;
-		idp->value = dt_consts[i].value;
+		idp->value = i < nc ? dt_consts[i].value : dt_regnames[i - nc].value;
 		idp->flags = DT_IDFLG_BUILTIN;
 		idp->next = pcb->builtins.head;
 		pcb->builtins.head = idp;

@@ -1,0 +1,18 @@
+/*
+ * regs/riscv.c: uregs[] names on RISC-V, for the numbering of
+ * isa/riscv/regs.c (x0..x31 are 0..31, pc 32): R_X0..R_X31, the ABI
+ * names R_RA (x1), R_GP (x3), R_TP (x4), R_FP (s0, x8), and the portable
+ * R_PC, R_SP (x2), R_R0, R_R1 (a0, a1: the result registers).
+ */
+#include "dt_regs.h"
+
+const dt_regname_t dt_regnames[] = {
+	{"R_X0", 0},   {"R_X1", 1},   {"R_X2", 2},   {"R_X3", 3},   {"R_X4", 4},   {"R_X5", 5},
+	{"R_X6", 6},   {"R_X7", 7},   {"R_X8", 8},   {"R_X9", 9},   {"R_X10", 10}, {"R_X11", 11},
+	{"R_X12", 12}, {"R_X13", 13}, {"R_X14", 14}, {"R_X15", 15}, {"R_X16", 16}, {"R_X17", 17},
+	{"R_X18", 18}, {"R_X19", 19}, {"R_X20", 20}, {"R_X21", 21}, {"R_X22", 22}, {"R_X23", 23},
+	{"R_X24", 24}, {"R_X25", 25}, {"R_X26", 26}, {"R_X27", 27}, {"R_X28", 28}, {"R_X29", 29},
+	{"R_X30", 30}, {"R_X31", 31}, {"R_RA", 1},    {"R_GP", 3},    {"R_TP", 4},    {"R_FP", 8},
+	{"R_SP", 2},   {"R_PC", 32},  {"R_R0", 10},   {"R_R1", 11},
+};
+const size_t dt_nregnames = sizeof(dt_regnames) / sizeof(dt_regnames[0]);
