@@ -137,7 +137,7 @@ dt_pf_typename_is(dt_type_t *t, const char *const *names)
 }
 
 static bool
-dt_pf_argok(const struct dt_pfconv *c, dt_node_t *a)
+dt_pf_argok(dt_pcb_t *pcb, const struct dt_pfconv *c, dt_node_t *a)
 {
 	dt_type_t *t = dt_type_resolve(a->type);
 	static const char *const shorts[] = {"short", "signed short", "unsigned short", NULL};
@@ -162,9 +162,7 @@ dt_pf_argok(const struct dt_pfconv *c, dt_node_t *a)
 		return t != NULL && t->kind == DT_TK_ARRAY && dt_type_resolve(t->ref) != NULL &&
 		       dt_type_resolve(t->ref)->kind == DT_TK_INT && dt_type_resolve(t->ref)->size == 4;
 	case PF_STACK:
-		return a->kind == DT_NODE_FUNC && a->ident != NULL &&
-		       (a->ident->id == DT_ACT_STACK || a->ident->id == DT_ACT_USTACK ||
-			a->ident->id == DT_ACT_JSTACK) && a->ident->kind == DT_IDENT_ACTFUNC;
+		return a->type == pcb->t_stack;
 	case PF_TIME:
 		return dt_node_is_integer(a) && t->size == 8;
 	case PF_TYPE:
@@ -320,7 +318,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 					        "%%@ conversion requires an aggregation and is not "
 					        "for use with %s( )",
 					        name);
-				if (!dt_pf_argok(cv, aggval))
+				if (!dt_pf_argok(pcb, cv, aggval))
 					dnerror(pcb, call, D_PRINTF_ARG_TYPE,
 					        "%s( ) aggregating action is incompatible with "
 					        "conversion #%d prototype:\n\tconversion: %%%s\n\t "
@@ -334,7 +332,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 				        "%s( ) prototype mismatch: conversion #%d (%%%s) is "
 				        "missing a corresponding value argument",
 				        name, conv, cv->name);
-			if (!dt_pf_argok(cv, a))
+			if (!dt_pf_argok(pcb, cv, a))
 				dnerror(pcb, call, D_PRINTF_ARG_TYPE,
 				        "%s( ) argument #%d is incompatible with conversion #%d "
 				        "prototype:\n\tconversion: %%%s\n\t prototype: %s\n\t  "
@@ -667,17 +665,10 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 	int nk = dt_node_count(agg->args);
 	if (aid->keys == NULL) {
 		aid->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * ((size_t)nk + 1));
-		aid->keystk = dt_zalloc(pcb, sizeof(dt_node_t *) * ((size_t)nk + 1));
 		aid->nkeys = nk;
 		int i = 0;
-		for (dt_node_t *k = agg->args; k != NULL; k = k->list, i++) {
+		for (dt_node_t *k = agg->args; k != NULL; k = k->list, i++)
 			aid->keys[i] = k->type;
-			/* printa's %k takes a stack key: remember which keys are */
-			if (k->kind == DT_NODE_FUNC && k->ident != NULL && k->ident->kind == DT_IDENT_ACTFUNC &&
-			    (k->ident->id == DT_ACT_STACK || k->ident->id == DT_ACT_USTACK ||
-			     k->ident->id == DT_ACT_JSTACK))
-				aid->keystk[i] = k;
-		}
 	} else {
 		/* later uses must match the signature (DTrace's dt_idcook_sign) */
 		if (aid->nkeys != nk)
@@ -836,10 +827,6 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 					dt_node_t *keys = NULL, **kp = &keys, val;
 					for (int k = 0; k < aid->nkeys; k++) {
 						dt_node_t *kn = dt_node_new(pcb, DT_NODE_TYPE);
-						if (aid->keystk != NULL && aid->keystk[k] != NULL) {
-							*kn = *aid->keystk[k];
-							kn->list = NULL;
-						}
 						kn->type = aid->keys[k];
 						*kp = kn;
 						kp = &kn->list;

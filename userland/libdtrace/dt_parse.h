@@ -140,7 +140,6 @@ struct dt_ident {
 	dt_type_t *type;    /* value type (NULL until assigned) */
 	const char *proto;  /* built-in functions: argument prototype */
 	dt_type_t **keys;   /* associative arrays: key types once known */
-	dt_node_t **keystk; /* aggregations: each key that is a stack(), ustack() or jstack() call, else NULL */
 	int nkeys;
 	int line;           /* where it was first defined */
 	dt_ident_t *aggfunc; /* aggregation: the function first assigned */
@@ -249,7 +248,8 @@ struct dt_pcb {
 	dt_type_t *types;      /* named types (typedefs and bases) */
 	dt_type_t *tags;       /* struct/union/enum tags */
 	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_int64, *t_uint64, *t_void,
-		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort;
+		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort,
+		*t_stack; /* stack(), ustack(), jstack(): DTrace's "stack", what %k takes */
 	dt_idtab_t globals;   /* user globals and associative arrays */
 	dt_idtab_t tls;       /* self-> */
 	dt_idtab_t locals;    /* this-> */

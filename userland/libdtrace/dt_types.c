@@ -338,6 +338,9 @@ dt_types_init(dt_pcb_t *pcb)
 	}
 	pcb->t_int64 = dt_type_lookup(pcb, "int64_t");
 	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
+	/* not a name D can spell, only the type the stack actions' results carry */
+	pcb->t_stack = dt_type_new(pcb, DT_TK_TYPEDEF, "stack", 8);
+	pcb->t_stack->ref = pcb->t_uint64;
 	pcb->t_size = dt_type_lookup(pcb, "size_t");
 	pcb->t_ptrdiff = dt_type_lookup(pcb, "ptrdiff_t");
 }
