@@ -41,23 +41,49 @@ isa_frame_caller_fp(uintptr_t fp)
 	return r.fault ? 0 : (uintptr_t)r.value;
 }
 
+/*
+ * One frame of the walk: fp's return address into *ra, and its caller's
+ * frame pointer, or 0 where the walk ends after this frame (a fault, or a
+ * caller frame that does not lie above this one).  False if fp has no
+ * frame record (misaligned, unreadable, or a zero return address).
+ */
+static bool
+frame_step(uintptr_t fp, uint64_t *ra, uintptr_t *next)
+{
+	isa_nofault_result_t r;
+
+	if (!frame_ok(fp))
+		return false;
+	r = isa_nofault_load64(fp + ISA_FRAME_RA_OFF);
+	if (r.fault || r.value == 0)
+		return false;
+	*ra = r.value;
+	r = isa_nofault_load64(fp + ISA_FRAME_FP_OFF);
+	*next = r.fault || r.value <= fp ? 0 : (uintptr_t)r.value;
+	return true;
+}
+
 int
 isa_fp_walk(uintptr_t fp, uint64_t *pcs, int max)
 {
-	isa_nofault_result_t next, ra;
+	uint64_t ra;
 	int n = 0;
 
-	while (n < max && frame_ok(fp)) {
-		ra = isa_nofault_load64(fp + ISA_FRAME_RA_OFF);
-		if (ra.fault || ra.value == 0)
-			break;
+	while (n < max && frame_step(fp, &ra, &fp)) {
 		if (pcs != NULL)
-			pcs[n] = ra.value;
+			pcs[n] = ra;
 		n++;
-		next = isa_nofault_load64(fp + ISA_FRAME_FP_OFF);
-		if (next.fault || next.value <= fp)
-			break;
-		fp = next.value;
 	}
 	return n;
+}
+
+uintptr_t
+isa_fp_skip(uintptr_t fp, int n)
+{
+	uint64_t ra;
+
+	for (; n > 0 && fp != 0; n--)
+		if (!frame_step(fp, &ra, &fp))
+			return 0;
+	return fp;
 }

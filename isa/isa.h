@@ -101,6 +101,10 @@ extern const unsigned isa_narg_regs;
  * the stack base, a fault, or a zero return address.
  */
 int isa_fp_walk(uintptr_t fp, uint64_t *pcs, int max);
+/* The frame pointer n frames above fp, by the same steps and stops as
+ * isa_fp_walk (so isa_fp_walk(isa_fp_skip(fp, n), ...) drops the first n
+ * addresses of isa_fp_walk(fp, ...)); 0 if the walk ends first. */
+uintptr_t isa_fp_skip(uintptr_t fp, int n);
 
 /* Return address of the frame whose frame pointer is fp; 0 if unreadable. */
 uint64_t isa_frame_return_address(uintptr_t fp);

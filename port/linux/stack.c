@@ -31,27 +31,14 @@
 static int __attribute__((noinline))
 walk_direct(uint64_t *pcs, int max, int skip)
 {
-	uintptr_t fp = linux_probe_fp, next;
-	int i;
+	uintptr_t fp = linux_probe_fp;
 
 	if (fp == 0) {
 		/* the first frame is the port function's return address */
 		fp = (uintptr_t)__builtin_frame_address(0);
 		skip++;
 	}
-	if (max <= 0)
-		return 0;
-	/* The same stops as isa_fp_walk: no return address, or a caller
-	 * frame that does not lie above this one. */
-	for (i = 0; i < skip && i < STACK_DEPTH_MAX; i++) {
-		if (isa_frame_return_address(fp) == 0)
-			return 0;
-		next = isa_frame_caller_fp(fp);
-		if (next <= fp)
-			return 0;
-		fp = next;
-	}
-	if (i < skip)
+	if (max <= 0 || (fp = isa_fp_skip(fp, skip)) == 0)
 		return 0;
 	return isa_fp_walk(fp, pcs, max);
 }
