@@ -469,6 +469,23 @@ dt_ustack_args(dt_pcb_t *pcb, dt_node_t *arg0)
 	return DTRACE_USTACK_ARG(nf, ss);
 }
 
+/* The record kind of an action whose result is a value (an aggregation key), else NONE. */
+static uint16_t
+dt_act_valkind(uint32_t id)
+{
+	switch (id) {
+	case DT_ACT_STACK: return DTRACEACT_STACK;
+	case DT_ACT_USTACK: return DTRACEACT_USTACK;
+	case DT_ACT_JSTACK: return DTRACEACT_JSTACK;
+	case DT_ACT_SYM: return DTRACEACT_SYM;
+	case DT_ACT_MOD: return DTRACEACT_MOD;
+	case DT_ACT_USYM: return DTRACEACT_USYM;
+	case DT_ACT_UMOD: return DTRACEACT_UMOD;
+	case DT_ACT_UADDR: return DTRACEACT_UADDR;
+	default: return DTRACEACT_NONE;
+	}
+}
+
 static void
 dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 {
@@ -634,12 +651,8 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 		dt_node_t *save = k->list;
 		n++;
 		if (dt_node_is_actfunc(k)) {
-			uint32_t kid = k->ident->id;
-			uint16_t kind = kid == DT_ACT_STACK ? DTRACEACT_STACK : kid == DT_ACT_USTACK ? DTRACEACT_USTACK
-			                : kid == DT_ACT_JSTACK ? DTRACEACT_JSTACK : kid == DT_ACT_SYM ? DTRACEACT_SYM
-			                : kid == DT_ACT_MOD ? DTRACEACT_MOD : kid == DT_ACT_USYM ? DTRACEACT_USYM
-			                : kid == DT_ACT_UMOD ? DTRACEACT_UMOD : kid == DT_ACT_UADDR ? DTRACEACT_UADDR : 0;
-			if (kind == 0)
+			uint16_t kind = dt_act_valkind(k->ident->id);
+			if (kind == DTRACEACT_NONE)
 				dnerror(pcb, k, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
 					dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_AGG), (int)n - 1);
 			if (kind == DTRACEACT_STACK || kind == DTRACEACT_USTACK || kind == DTRACEACT_JSTACK) {
@@ -890,10 +903,7 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	case DT_ACT_USYM:
 	case DT_ACT_UMOD:
 	case DT_ACT_UADDR: {
-		uint16_t kind = idp->id == DT_ACT_SYM ? DTRACEACT_SYM : idp->id == DT_ACT_MOD ? DTRACEACT_MOD
-		                : idp->id == DT_ACT_USYM ? DTRACEACT_USYM : idp->id == DT_ACT_UMOD ? DTRACEACT_UMOD
-		                : DTRACEACT_UADDR;
-		dt_one_arg_action(pcb, al, call, kind);
+		dt_one_arg_action(pcb, al, call, dt_act_valkind(idp->id));
 		al->data = true;
 		break;
 	}
