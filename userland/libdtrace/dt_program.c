@@ -444,58 +444,44 @@ dt_header_probe(FILE *out, const char *pm, const char *pf, const dt_cprobe_decl_
 	free(fname);
 }
 
-/* Every probe of provider `name' across the programs, oldest program first. */
+/* Every probe of provider provs[i], and of the later declarations of the same name. */
 static void
-dt_header_probes(FILE *out, dtrace_prog_t **progs, size_t nprogs, const char *name, const char *pm,
+dt_header_probes(FILE *out, const dt_cprovider_t **provs, size_t nprovs, size_t i, const char *pm,
                  const char *pf, enum dt_header_part part)
 {
-	for (size_t i = nprogs; i-- > 0;) {
-		const dt_cprog_t *cp = progs[i]->dp_cprog;
-		for (size_t j = 0; cp != NULL && j < cp->nproviders; j++) {
-			if (strcmp(cp->providers[j].name, name) != 0)
-				continue;
-			for (size_t k = 0; k < cp->providers[j].nprobes; k++)
-				dt_header_probe(out, pm, pf, &cp->providers[j].probes[k], part);
-		}
+	for (size_t j = i; j < nprovs; j++) {
+		if (strcmp(provs[j]->name, provs[i]->name) != 0)
+			continue;
+		for (size_t k = 0; k < provs[j]->nprobes; k++)
+			dt_header_probe(out, pm, pf, &provs[j]->probes[k], part);
 	}
-}
-
-/* Whether provider j of program i was declared by an older program already. */
-static bool
-dt_header_seen(dtrace_prog_t **progs, size_t nprogs, size_t i, size_t j)
-{
-	const char *name = progs[i]->dp_cprog->providers[j].name;
-
-	for (size_t a = nprogs; a-- > i;) {
-		const dt_cprog_t *cp = progs[a]->dp_cprog;
-		size_t lim = a == i ? j : cp->nproviders;
-		for (size_t b = 0; b < lim; b++)
-			if (strcmp(cp->providers[b].name, name) == 0)
-				return true;
-	}
-	return false;
 }
 
 int
 dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 {
-	dtrace_prog_t *pgp, **progs;
-	size_t nprogs = 0, n = 0;
+	const dt_cprovider_t **provs;
+	dtrace_prog_t *pgp;
+	size_t nprovs = 0, n;
 	char *guard = NULL;
 	const char *p;
 
+	/* The provider declarations, oldest program first (dt_progs is newest first). */
 	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
-		nprogs++;
-	/* dt_progs is newest first; progs[] keeps that order, walked backwards */
-	if ((progs = calloc(nprogs + 1, sizeof(*progs))) == NULL)
+		nprovs += pgp->dp_cprog != NULL ? pgp->dp_cprog->nproviders : 0;
+	if ((provs = calloc(nprovs + 1, sizeof(*provs))) == NULL)
 		return -1;
-	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
-		progs[n++] = pgp;
+	n = nprovs;
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		const dt_cprog_t *cp = pgp->dp_cprog;
+		for (size_t j = cp != NULL ? cp->nproviders : 0; j-- > 0;)
+			provs[--n] = &cp->providers[j];
+	}
 	if (fname != NULL) {
 		if ((p = strrchr(fname, '/')) != NULL)
 			fname = p + 1;
 		if ((guard = malloc(strlen(fname) + 1)) == NULL) {
-			free(progs);
+			free(provs);
 			return -1;
 		}
 		dt_header_macro(guard, fname);
@@ -503,41 +489,40 @@ dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 	}
 	fprintf(out, "#include <unistd.h>\n\n");
 	fprintf(out, "#ifdef\t__cplusplus\nextern \"C\" {\n#endif\n\n");
-	for (size_t i = nprogs; i-- > 0;) {
-		const dt_cprog_t *cp = progs[i]->dp_cprog;
-		for (size_t j = 0; cp != NULL && j < cp->nproviders; j++) {
-			const char *name = cp->providers[j].name;
-			size_t len = strlen(name);
-			char *pm, *pf;
+	for (size_t i = 0; i < nprovs; i++) {
+		const char *name = provs[i]->name;
+		size_t len = strlen(name), j;
+		char *pm, *pf;
 
-			if (dt_header_seen(progs, nprogs, i, j))
-				continue;
-			pm = malloc(len + 1);
-			pf = malloc(2 * len + 1);
-			if (pm == NULL || pf == NULL) {
-				free(pm);
-				free(pf);
-				free(progs);
-				free(guard);
-				return -1;
-			}
-			dt_header_macro(pm, name);
-			dt_header_func(pf, name);
-			fprintf(out, "#if _DTRACE_VERSION\n\n");
-			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_MACROS);
-			fprintf(out, "\n\n");
-			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_DECLS);
-			fprintf(out, "\n#else\n\n");
-			dt_header_probes(out, progs, nprogs, name, pm, pf, DT_HDR_EMPTY);
-			fprintf(out, "\n#endif\n\n");
+		for (j = 0; j < i && strcmp(provs[j]->name, name) != 0; j++)
+			continue;
+		if (j < i) /* written with its first declaration */
+			continue;
+		pm = malloc(len + 1);
+		pf = malloc(2 * len + 1);
+		if (pm == NULL || pf == NULL) {
 			free(pm);
 			free(pf);
+			free(provs);
+			free(guard);
+			return -1;
 		}
+		dt_header_macro(pm, name);
+		dt_header_func(pf, name);
+		fprintf(out, "#if _DTRACE_VERSION\n\n");
+		dt_header_probes(out, provs, nprovs, i, pm, pf, DT_HDR_MACROS);
+		fprintf(out, "\n\n");
+		dt_header_probes(out, provs, nprovs, i, pm, pf, DT_HDR_DECLS);
+		fprintf(out, "\n#else\n\n");
+		dt_header_probes(out, provs, nprovs, i, pm, pf, DT_HDR_EMPTY);
+		fprintf(out, "\n#endif\n\n");
+		free(pm);
+		free(pf);
 	}
 	fprintf(out, "\n#ifdef\t__cplusplus\n}\n#endif\n");
 	if (guard != NULL)
 		fprintf(out, "\n#endif\t/* _%s */\n", guard);
 	free(guard);
-	free(progs);
+	free(provs);
 	return ferror(out) ? -1 : 0;
 }
