@@ -184,6 +184,18 @@ dt_dw_index_add(dt_dwarf_t *d, Dwarf_Die die, Dwarf_Half tag)
 	d->idx[b] = e;
 }
 
+/* Release die and step to its next sibling; false when it has none. */
+static bool
+dt_dw_next(Dwarf_Debug dbg, Dwarf_Die *diep, Dwarf_Error *errp)
+{
+	Dwarf_Die sib = NULL;
+	int rv = dwarf_siblingof_b(dbg, *diep, 1, &sib, errp);
+
+	dwarf_dealloc_die(*diep);
+	*diep = sib;
+	return rv == DW_DLV_OK;
+}
+
 /* Record the top-level names of every compilation unit. */
 static void
 dt_dw_index(dt_dwarf_t *d)
@@ -194,7 +206,7 @@ dt_dw_index(dt_dwarf_t *d)
 	Dwarf_Error err = NULL;
 
 	for (;;) {
-		Dwarf_Die cu = NULL, die = NULL, sib;
+		Dwarf_Die cu = NULL, die = NULL;
 		int rv = dwarf_next_cu_header_d(d->dbg, 1, &hlen, &ver, &abbrev, &asize, &lsize, &esize,
 						&sig, &sig_off, &next, &cutype, &err);
 		if (rv != DW_DLV_OK)
@@ -202,16 +214,11 @@ dt_dw_index(dt_dwarf_t *d)
 		if (dwarf_siblingof_b(d->dbg, NULL, 1, &cu, &err) != DW_DLV_OK)
 			continue;
 		if (dwarf_child(cu, &die, &err) == DW_DLV_OK) {
-			for (;;) {
+			do {
 				Dwarf_Half tag;
 				if (dwarf_tag(die, &tag, &err) == DW_DLV_OK)
 					dt_dw_index_add(d, die, tag);
-				rv = dwarf_siblingof_b(d->dbg, die, 1, &sib, &err);
-				dwarf_dealloc_die(die);
-				if (rv != DW_DLV_OK)
-					break;
-				die = sib;
-			}
+			} while (dt_dw_next(d->dbg, &die, &err));
 		}
 		dwarf_dealloc_die(cu);
 	}
@@ -285,13 +292,13 @@ static void
 dt_dw_members(dt_modimport_t *imp, dt_dwarf_t *d, Dwarf_Die parent, dt_type_t *t)
 {
 	dt_pcb_t *pcb = dt_modimport_pcb(imp);
-	Dwarf_Die die = NULL, sib;
+	Dwarf_Die die = NULL;
 	Dwarf_Error err = NULL;
 	dt_member_t **tail = &t->members;
 
 	if (dwarf_child(parent, &die, &err) != DW_DLV_OK)
 		return;
-	for (;;) {
+	do {
 		Dwarf_Half tag = 0;
 		const char *name = dt_dw_name(die);
 		int64_t v;
@@ -330,12 +337,7 @@ dt_dw_members(dt_modimport_t *imp, dt_dwarf_t *d, Dwarf_Die parent, dt_type_t *t
 			*tail = m;
 			tail = &m->next;
 		}
-		int rv = dwarf_siblingof_b(d->dbg, die, 1, &sib, &err);
-		dwarf_dealloc_die(die);
-		if (rv != DW_DLV_OK)
-			break;
-		die = sib;
-	}
+	} while (dt_dw_next(d->dbg, &die, &err));
 	if (err != NULL)
 		dwarf_dealloc(d->dbg, err, DW_DLA_ERROR);
 }
@@ -344,13 +346,13 @@ dt_dw_members(dt_modimport_t *imp, dt_dwarf_t *d, Dwarf_Die parent, dt_type_t *t
 static int
 dt_dw_dims(dt_dwarf_t *d, Dwarf_Die parent, uint64_t *dims, int max)
 {
-	Dwarf_Die die = NULL, sib;
+	Dwarf_Die die = NULL;
 	Dwarf_Error err = NULL;
 	int n = 0;
 
 	if (dwarf_child(parent, &die, &err) != DW_DLV_OK)
 		return 0;
-	for (;;) {
+	do {
 		Dwarf_Half tag = 0;
 		int64_t v;
 
@@ -363,12 +365,7 @@ dt_dw_dims(dt_dwarf_t *d, Dwarf_Die parent, uint64_t *dims, int max)
 			else
 				dims[n++] = 0; /* flexible array member */
 		}
-		int rv = dwarf_siblingof_b(d->dbg, die, 1, &sib, &err);
-		dwarf_dealloc_die(die);
-		if (rv != DW_DLV_OK)
-			break;
-		die = sib;
-	}
+	} while (dt_dw_next(d->dbg, &die, &err));
 	if (err != NULL)
 		dwarf_dealloc(d->dbg, err, DW_DLA_ERROR);
 	return n;
@@ -379,26 +376,21 @@ dt_dw_func(dt_modimport_t *imp, dt_dwarf_t *d, Dwarf_Die parent, uint64_t id)
 {
 	dt_pcb_t *pcb = dt_modimport_pcb(imp);
 	dt_type_t *t = dt_modimport_new(imp, DT_TK_FUNC, NULL, 0), *args[64];
-	Dwarf_Die die = NULL, sib;
+	Dwarf_Die die = NULL;
 	Dwarf_Error err = NULL;
 	int n = 0;
 
 	dt_modimport_memo(imp, id, t);
 	t->ref = dt_dw_reftype(imp, d, parent);
 	if (dwarf_child(parent, &die, &err) == DW_DLV_OK) {
-		for (;;) {
+		do {
 			Dwarf_Half tag = 0;
 			(void)dwarf_tag(die, &tag, &err);
 			if (tag == DW_TAG_formal_parameter && n < 64)
 				args[n++] = dt_dw_reftype(imp, d, die);
 			else if (tag == DW_TAG_unspecified_parameters)
 				t->varargs = true;
-			int rv = dwarf_siblingof_b(d->dbg, die, 1, &sib, &err);
-			dwarf_dealloc_die(die);
-			if (rv != DW_DLV_OK)
-				break;
-			die = sib;
-		}
+		} while (dt_dw_next(d->dbg, &die, &err));
 	}
 	if (err != NULL)
 		dwarf_dealloc(d->dbg, err, DW_DLA_ERROR);
