@@ -144,6 +144,10 @@ dt_pf_argok(dt_pcb_t *pcb, const struct dt_pfconv *c, dt_node_t *a)
 	static const char *const longs[] = {"long", "signed long", "unsigned long", NULL};
 	static const char *const llongs[] = {"long long", "signed long long", "unsigned long long", NULL};
 
+	/* DTrace's stack type is a typedef of void: only %k takes it */
+	if (a->type == pcb->t_stack)
+		return c->check == PF_STACK;
+
 	switch (c->check) {
 	case PF_ADDR:
 		return dt_node_is_integer(a) || (dt_type_is_pointer(a->type) && !dt_node_is_string(a));
