@@ -698,7 +698,9 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			memset(&proto, 0, sizeof(proto));
 			proto.kind = DT_NODE_TYPE;
 			proto.type = aid->keys[i];
-			if (!dt_node_is_argcompat(&proto, k))
+			/* a stack (a typedef of void to DTrace) matches only a stack */
+			if ((proto.type == pcb->t_stack) != (k->type == pcb->t_stack) ||
+			    !dt_node_is_argcompat(&proto, k))
 				dnerror(pcb, agg, D_PROTO_ARG,
 					"@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 					aid->name, i + 1, dt_node_type_name(&proto, n1, sizeof(n1)),

@@ -1,0 +1,6 @@
+/* a key first recorded as a stack must stay a stack */
+BEGIN
+{
+	@c[stack()] = count();
+	@c[1] = count();
+}
