@@ -831,8 +831,9 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 					memset(&r, 0, sizeof(r));
 					l.type = first->keys[k];
 					r.type = aid->keys[k];
-					if (!(dt_node_is_integer(&l) && dt_node_is_integer(&r)) &&
-					    !dt_type_compat(l.type, r.type))
+					if ((l.type == pcb->t_stack) != (r.type == pcb->t_stack) ||
+					    (!(dt_node_is_integer(&l) && dt_node_is_integer(&r)) &&
+					     !dt_type_compat(l.type, r.type)))
 						dnerror(pcb, call, D_PRINTA_AGGPROTO,
 							"printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
 							aid->name, k + 1, first->name, first->name, k + 1,
