@@ -222,6 +222,21 @@ static const struct {
 	{"NULL", 0}, /* an int, as in DTrace (sizeof (NULL) is 4) */
 };
 
+/* A built-in int constant (an enumerator in DTrace's terms). */
+static void
+dt_const_add(dt_pcb_t *pcb, const char *name, int64_t value)
+{
+	dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
+
+	idp->name = name;
+	idp->kind = DT_IDENT_ENUM;
+	idp->type = pcb->t_int;
+	idp->value = value;
+	idp->flags = DT_IDFLG_BUILTIN;
+	idp->next = pcb->builtins.head;
+	pcb->builtins.head = idp;
+}
+
 void
 dt_idents_init(dt_pcb_t *pcb)
 {
@@ -254,17 +269,10 @@ dt_idents_init(dt_pcb_t *pcb)
 		pcb->builtins.head = idp;
 	}
 	/* DTrace's constants, then the target ISA's uregs[] names (dt_regs.h) */
-	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]) + dt_nregnames; i++) {
-		size_t nc = sizeof(dt_consts) / sizeof(dt_consts[0]);
-		dt_ident_t *idp = dt_zalloc(pcb, sizeof(*idp));
-		idp->name = i < nc ? dt_consts[i].name : dt_regnames[i - nc].name;
-		idp->kind = DT_IDENT_ENUM;
-		idp->type = pcb->t_int;
-		idp->value = i < nc ? dt_consts[i].value : dt_regnames[i - nc].value;
-		idp->flags = DT_IDFLG_BUILTIN;
-		idp->next = pcb->builtins.head;
-		pcb->builtins.head = idp;
-	}
+	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]); i++)
+		dt_const_add(pcb, dt_consts[i].name, dt_consts[i].value);
+	for (size_t i = 0; i < dt_nregnames; i++)
+		dt_const_add(pcb, dt_regnames[i].name, dt_regnames[i].value);
 }
 
 dt_ident_t *
