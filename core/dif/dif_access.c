@@ -87,11 +87,35 @@ dif_copyin(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t 
 	return true;
 }
 
+/*
+ * A user-space source numerically overlapping core memory: on a host whose
+ * user and kernel spaces share addresses it is the same memory, elsewhere it
+ * is not, so go through the port in pieces no longer than the distance, in
+ * memmove's order; no piece overlaps itself.  At most `len` pieces.
+ */
+static bool
+dif_copy_pieces(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t len)
+{
+	uintptr_t d = (uintptr_t)dst;
+	size_t step, done, n, off;
+
+	if (src == d)
+		return dif_copyin(mstate, space, src, dst, len);
+	step = src > d ? src - d : d - src;
+	for (done = 0; done < len; done += n) {
+		n = len - done < step ? len - done : step;
+		off = src > d ? done : len - done - n;
+		if (!dif_copyin(mstate, space, src + off, (char *)dst + off, n))
+			return false;
+	}
+	return true;
+}
+
 bool
 dtrace_dif_copy(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, size_t len)
 {
 	uintptr_t d = (uintptr_t)dst;
-	size_t step, done, n, off;
+	size_t step;
 
 	if (len == 0)
 		return true;
@@ -101,24 +125,25 @@ dtrace_dif_copy(dtrace_mstate_t *mstate, int space, uintptr_t src, void *dst, si
 	}
 	if (src >= d + len || d >= src + len)
 		return dif_copyin(mstate, space, src, dst, len);
+	if (space != DTRACE_AS_KERNEL)
+		return dif_copy_pieces(mstate, space, src, dst, len);
 	/*
-	 * The source overlaps the destination (a by-reference variable assigned
-	 * from inside its own storage).  The port copies as memcpy does, so copy
-	 * in pieces no longer than the distance between the two, in memmove's
-	 * order: forward when the source is above, backward when below.  No
-	 * piece overlaps itself, and every byte is read before it is written.
-	 * At most `len` pieces.
+	 * The source overlaps the destination: a by-reference variable assigned
+	 * from inside its own storage.  The overlapping bytes lie inside the
+	 * destination, core memory the core reads and writes directly, so they
+	 * move with memmove; only the part of the source outside the destination
+	 * goes through the port, after the move has read what it overwrites.
 	 */
-	if (src == d)
-		return true; /* the bytes are already there (core memory) */
 	step = src > d ? src - d : d - src;
-	for (done = 0; done < len; done += n) {
-		n = len - done < step ? len - done : step;
-		off = src > d ? done : len - done - n;
-		if (!dif_copyin(mstate, space, src + off, (char *)dst + off, n))
-			return false;
+	if (src > d) {
+		memmove(dst, (const void *)src, len - step);
+		return dif_copyin(mstate, space, d + len, (char *)dst + len - step, step);
 	}
-	return true;
+	if (src < d) {
+		memmove((char *)dst + step, dst, len - step);
+		return dif_copyin(mstate, space, src, dst, step);
+	}
+	return true; /* the same bytes */
 }
 
 size_t

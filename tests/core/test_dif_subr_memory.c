@@ -249,11 +249,13 @@ test_inet(void)
 }
 
 /*
- * A copy through the port whose source overlaps its destination (a
- * by-reference variable assigned from inside its own storage; found by
- * fuzz_dif, corpus/dif/crash-stgs-byref-overlapping-source) has memmove's
- * result, in pieces that never overlap, and still reports a fault at the
- * first bad byte.
+ * A copy whose source overlaps its destination (a by-reference variable
+ * assigned from inside its own storage; found by fuzz_dif,
+ * corpus/dif/crash-stgs-byref-overlapping-source) has memmove's result.  The
+ * overlapping bytes are the destination's own and move directly; only the
+ * part of the source outside the destination goes through the port, in one
+ * call however close the two are, and a fault there is still reported at
+ * the first bad byte.  A user-space source goes through the port in pieces.
  */
 static void
 test_copy_overlapping_memory(void)
@@ -266,23 +268,45 @@ test_copy_overlapping_memory(void)
 	calls = testport_nofault_calls();
 	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf + 1, buf, 16));
 	CHECK(memcmp(buf, "123456789abcdefgghij", 20) == 0);
-	CHECK_EQ(testport_nofault_calls() - calls, 16); /* one byte apart: 16 pieces */
+	CHECK_EQ(testport_nofault_calls() - calls, 1); /* the one byte past the end */
 	calls = testport_nofault_calls();
 	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf, buf + 5, 16));
 	CHECK(memcmp(buf, "1234512345", 10) == 0);
 	CHECK(memcmp(buf + 5, "123456789abcdefg", 16) == 0);
-	CHECK_EQ(testport_nofault_calls() - calls, 4); /* 5, 5, 5, 1 from the end */
+	CHECK_EQ(testport_nofault_calls() - calls, 1); /* the five bytes before */
+	calls = testport_nofault_calls();
 	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf, buf, 16));
 	CHECK(memcmp(buf, "1234512345", 10) == 0);
+	CHECK_EQ(testport_nofault_calls() - calls, 0);
 	CHECK_NOFAULT(e);
-	/* a fault in the second piece: the first arrived, and the second's bytes
-	 * before the fault, as a real copy stops there */
+	/* a large value one byte apart: still one port call */
+	{
+		static char big[1 << 20];
+		for (size_t i = 0; i < sizeof(big); i++)
+			big[i] = (char)(i * 7);
+		calls = testport_nofault_calls();
+		CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)big, big + 1, sizeof(big) - 1));
+		CHECK_EQ(testport_nofault_calls() - calls, 1);
+		CHECK(big[0] == 0 && big[1] == 0 && big[2] == 7 && big[sizeof(big) - 1] == (char)((sizeof(big) - 2) * 7));
+		CHECK_NOFAULT(e);
+	}
+	/* a fault in the part outside the destination: the moved bytes and those
+	 * before the fault arrived, as a real copy stops there */
 	memcpy(buf, "0123456789abcdefghijklmnopqrstuvwxyzABC", 40);
-	testport_fault_range(DTRACE_AS_KERNEL, (uintptr_t)buf + 9, 1, DTRACEFLT_BADADDR);
+	testport_fault_range(DTRACE_AS_KERNEL, (uintptr_t)buf + 13, 1, DTRACEFLT_BADADDR);
 	CHECK(!dtrace_dif_copy(&e->m, DTRACE_AS_KERNEL, (uintptr_t)buf + 4, buf, 12));
 	testport_fault_clear();
-	CHECK_FAULT(e, DTRACE_CPUF_BADADDR, (uintptr_t)buf + 9, -1); /* no DIF offset */
-	CHECK(memcmp(buf, "45678567", 8) == 0);
+	CHECK_FAULT(e, DTRACE_CPUF_BADADDR, (uintptr_t)buf + 13, -1); /* no DIF offset */
+	CHECK(memcmp(buf, "456789abc9ab", 12) == 0);
+	env_fire(e);
+	/* user space: pieces no longer than the distance, memmove's order */
+	memcpy(buf, "0123456789abcdefghijklmnopqrstuvwxyzABC", 40);
+	calls = testport_nofault_calls();
+	CHECK(dtrace_dif_copy(&e->m, DTRACE_AS_USER, (uintptr_t)buf, buf + 5, 16));
+	CHECK(memcmp(buf, "0123401234", 10) == 0);
+	CHECK(memcmp(buf + 5, "0123456789abcdef", 16) == 0);
+	CHECK_EQ(testport_nofault_calls() - calls, 4); /* 5, 5, 5, 1 from the end */
+	CHECK_NOFAULT(e);
 	env_fire(e);
 }
 
