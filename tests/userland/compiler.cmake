@@ -11,6 +11,12 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile_grammar COMMAND userland_compile_grammar)
 	set_tests_properties(userland_compile_grammar PROPERTIES LABELS userland)
 
+	# Declarations as DTrace takes them: large enums, externs, typedefs, inline chains.
+	add_executable(userland_compile_decl ${CMAKE_CURRENT_LIST_DIR}/compile_decl.c)
+	target_link_libraries(userland_compile_decl PRIVATE dt_compiler)
+	add_test(NAME userland_compile_declarations COMMAND userland_compile_decl)
+	set_tests_properties(userland_compile_declarations PROPERTIES LABELS userland)
+
 	# -S: DTrace's listing format and the DIF of representative programs.
 	add_executable(userland_compile_dis ${CMAKE_CURRENT_LIST_DIR}/compile_dis.c)
 	target_link_libraries(userland_compile_dis PRIVATE dt_compiler)

@@ -12,28 +12,96 @@
 #include "dt_parse.h"
 #include "dt_regs.h"
 
+/*
+ * The index of an identifier table maps each name to its first entry in
+ * list order, the entry a walk of the list would find.  dt_idents_init()
+ * links the built-ins in front of the list by hand, which leaves the index
+ * stale (ihead != head): lookups then walk the list, and the next insert or
+ * dt_idtab_reindex() rebuilds it.
+ */
+static uint32_t
+dt_idtab_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Enter idp unless an earlier entry has its name. */
+static void
+dt_idtab_index_put(dt_idtab_t *tab, dt_ident_t *idp)
+{
+	uint32_t mask = tab->isize - 1;
+
+	for (uint32_t i = dt_idtab_hash(idp->name) & mask;; i = (i + 1) & mask) {
+		if (tab->index[i] == NULL) {
+			tab->index[i] = idp;
+			tab->icount++;
+			return;
+		}
+		if (strcmp(tab->index[i]->name, idp->name) == 0)
+			return;
+	}
+}
+
+void
+dt_idtab_reindex(dt_pcb_t *pcb, dt_idtab_t *tab)
+{
+	uint32_t n = 0, size = 64;
+
+	for (dt_ident_t *i = tab->head; i != NULL; i = i->next)
+		n++;
+	while (size < 2 * (n + 1))
+		size *= 2;
+	tab->index = dt_zalloc(pcb, size * sizeof(dt_ident_t *));
+	tab->isize = size;
+	tab->icount = 0;
+	tab->tail = NULL;
+	for (dt_ident_t *i = tab->head; i != NULL; i = i->next) {
+		dt_idtab_index_put(tab, i);
+		tab->tail = i;
+	}
+	tab->ihead = tab->head;
+}
+
 dt_ident_t *
 dt_idtab_lookup(dt_idtab_t *tab, const char *name)
 {
-	for (dt_ident_t *i = tab->head; i != NULL; i = i->next)
-		if (strcmp(i->name, name) == 0)
-			return i;
+	if (tab->index == NULL || tab->ihead != tab->head) {
+		for (dt_ident_t *i = tab->head; i != NULL; i = i->next)
+			if (strcmp(i->name, name) == 0)
+				return i;
+		return NULL;
+	}
+	uint32_t mask = tab->isize - 1;
+	for (uint32_t i = dt_idtab_hash(name) & mask; tab->index[i] != NULL; i = (i + 1) & mask)
+		if (strcmp(tab->index[i]->name, name) == 0)
+			return tab->index[i];
 	return NULL;
 }
 
 dt_ident_t *
 dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t kind, uint32_t flags)
 {
-	dt_ident_t *i = dt_zalloc(pcb, sizeof(*i)), **pp;
+	dt_ident_t *i = dt_zalloc(pcb, sizeof(*i));
 	i->name = dt_strdup(pcb, name);
 	i->kind = kind;
 	i->flags = flags;
 	i->id = tab->nextid++;
 	i->line = pcb->lineno;
+	/* the index at most half full: probes stay short */
+	if (tab->index == NULL || tab->ihead != tab->head || 2 * (tab->icount + 1) > tab->isize)
+		dt_idtab_reindex(pcb, tab);
 	/* append: ids and listing order follow first appearance */
-	for (pp = &tab->head; *pp != NULL; pp = &(*pp)->next)
-		continue;
-	*pp = i;
+	if (tab->tail == NULL)
+		tab->head = i;
+	else
+		tab->tail->next = i;
+	tab->tail = i;
+	tab->ihead = tab->head;
+	dt_idtab_index_put(tab, i);
 	return i;
 }
 
@@ -273,6 +341,7 @@ dt_idents_init(dt_pcb_t *pcb)
 		dt_const_add(pcb, dt_consts[i].name, dt_consts[i].value);
 	for (size_t i = 0; i < dt_nregnames; i++)
 		dt_const_add(pcb, dt_regnames[i].name, dt_regnames[i].value);
+	dt_idtab_reindex(pcb, &pcb->builtins);
 }
 
 dt_ident_t *

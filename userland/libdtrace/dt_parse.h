@@ -151,12 +151,24 @@ struct dt_ident {
 	dt_ident_t *next;
 };
 
+/*
+ * A list in definition order (DIF ids follow it) with a hash index over it
+ * (dt_ident.c), so that tables of thousands of names (enumerators, inlines)
+ * stay fast.
+ */
 typedef struct dt_idtab {
 	dt_ident_t *head;
 	uint32_t nextid;
+	dt_ident_t *tail; /* last entry, when the index is current */
+	dt_ident_t
+	    *ihead; /* head when the index was built: entries linked in front since make it stale */
+	dt_ident_t **index; /* open addressing: the first entry of each name */
+	uint32_t isize, icount;
 } dt_idtab_t;
 
 dt_ident_t *dt_idtab_lookup(dt_idtab_t *tab, const char *name);
+/* Rebuild tab's index (after entries were linked in front of the list by hand). */
+void dt_idtab_reindex(dt_pcb_t *pcb, dt_idtab_t *tab);
 dt_ident_t *dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t kind,
 			    uint32_t flags);
 const char *dt_idkind_name(dt_idkind_t kind);
@@ -283,6 +295,7 @@ struct dt_pcb {
 	dt_type_t *sou_stack[32];
 	int sou_depth;
 	dt_type_t *enum_cur;
+	dt_member_t *enum_last; /* enum_cur's last enumerator, so appending is O(1) */
 	int64_t enum_next;
 	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
 	struct dt_pragpend *pragpend; /* #pragma attributes/binding waiting for their name (dt_parse.c) */
