@@ -473,6 +473,18 @@ dt_ustack_args(dt_pcb_t *pcb, dt_node_t *arg0)
 	return DTRACE_USTACK_ARG(nf, ss);
 }
 
+/*
+ * sym(), mod(), usym(), umod(), uaddr(): the address, recorded as 64 bits
+ * whatever its type (sym(0) included), as the core requires of these records.
+ */
+static dt_difo_t *
+dt_symaddr_difo(dt_pcb_t *pcb, dt_node_t *addr)
+{
+	dt_difo_t *dp = dt_expr_difo(pcb, addr, "action");
+	dp->rtype.dtdt_size = sizeof(uint64_t);
+	return dp;
+}
+
 /* The record kind of an action whose result is a value (an aggregation key), else NONE. */
 static uint16_t
 dt_act_valkind(uint32_t id)
@@ -665,7 +677,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 				s->agg = a->agg;
 			} else {
 				k->args->list = NULL;
-				struct dt_stmt_act *s = dt_act_add(al, kind, dt_expr_difo(pcb, k->args, "action"));
+				struct dt_stmt_act *s = dt_act_add(al, kind, dt_symaddr_difo(pcb, k->args));
 				s->agg = a->agg;
 			}
 			continue;
@@ -910,7 +922,7 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	case DT_ACT_USYM:
 	case DT_ACT_UMOD:
 	case DT_ACT_UADDR: {
-		dt_one_arg_action(pcb, al, call, dt_act_valkind(idp->id));
+		dt_act_add(al, dt_act_valkind(idp->id), dt_symaddr_difo(pcb, call->args));
 		al->data = true;
 		break;
 	}
