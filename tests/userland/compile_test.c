@@ -369,6 +369,44 @@ test_clause_contexts(void)
 	dt_cprog_free(p);
 }
 
+/*
+ * DTrace's stack, _symaddr and _usymaddr are typedefs of void: no operator
+ * takes them as numbers, but their values are not void, so where the
+ * types allow them (a cast to void, a comparison of two of them) the
+ * action is refused only by code generation.
+ */
+static void
+test_value_typedefs(void)
+{
+	expect_err("BEGIN { x = -stack(); }", "D_OP_ARITH", "line 1: operator - requires an operand of arithmetic type");
+	expect_err("BEGIN { x = ~sym(arg0); }", "D_OP_INT", "line 1: operator ~ requires an operand of integral type");
+	expect_err("BEGIN { x = !ustack(); }", "D_OP_SCALAR", "line 1: operator ! requires an operand of scalar type");
+	expect_err("BEGIN { x = uaddr(arg0) | 1; }", "D_OP_INT",
+		   "line 1: operator | requires operands of integral type");
+	expect_err("BEGIN { x = jstack() * 2; }", "D_OP_ARITH",
+		   "line 1: operator * requires operands of arithmetic type");
+	expect_err("BEGIN { x = 1; x += stack(); }", "D_OP_VFPTR",
+		   "line 1: operator += requires left-hand scalar operand of known size");
+	expect_err("BEGIN { x = stringof(stack()); }", "D_STRINGOF_TYPE",
+		   "line 1: cannot apply stringof to a value of type stack");
+	expect_err("BEGIN { x = sizeof (mod(arg0)); }", "D_SIZEOF_TYPE",
+		   "line 1: cannot apply sizeof to an operand of unknown size");
+	expect_err("BEGIN { x = stack() ? 1 : 0; }", "D_OP_SCALAR", "line 1: operator ?: expression must be of scalar type");
+	expect_err("BEGIN { x = pid ? stack() : stack(); }", "D_OP_ACT",
+		   "line 1: action cannot be used in a conditional context");
+	expect_err("BEGIN { (void)stack(); }", "D_CG_EXPR",
+		   "line 1: tracing function stack( ) may not be called from a D expression (D program context required)");
+	expect_err("BEGIN { x = usym(arg0) != usym(arg1); }", "D_CG_EXPR",
+		   "line 1: tracing function usym( ) may not be called from a D expression (D program context required)");
+	expect_err("BEGIN { x = (_usymaddr)arg0; }", "D_CAST_INVAL",
+		   "line 1: invalid cast expression: \"int64_t\" to \"_usymaddr\"");
+	/* as actions they record; as keys they are typed, so one aggregation keeps one kind */
+	expect_ok("BEGIN { stack(); sym(0); usym(0); @s[stack()] = count(); @s[ustack()] = count(); "
+		  "@k[sym(0)] = count(); @k[func(1)] = count(); @u[uaddr(0)] = count(); @u[ufunc(1)] = count(); }");
+	expect_err("BEGIN { @k[sym(0)] = count(); @k[stack()] = count(); }", "D_PROTO_ARG",
+		   "line 1: @k[ ] key #1 is incompatible with prototype:\n\tprototype: _symaddr\n\t      key: stack");
+}
+
 int
 main(void)
 {
@@ -380,6 +418,7 @@ main(void)
 	test_translators();
 	test_error_forms();
 	test_clause_contexts();
+	test_value_typedefs();
 
 	expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
 		  "syscall::read:return /self->ts/ { @a[execname] = quantize(timestamp - self->ts); self->ts = 0; }");

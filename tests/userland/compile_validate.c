@@ -251,7 +251,7 @@ static const char *const corpus[] = {
 	"BEGIN { @q[execname] = quantize(10, 3); @l[1, 2] = lquantize(5, 0, 10, 1, 4); }",
 	"BEGIN { @[probefunc, pid] = count(); @s[\"k\"] = sum(arg0); }",
 	"BEGIN { @[stack()] = count(); @[ustack()] = count(); @[ustack(5)] = count(); }",
-	"BEGIN { @[sym(arg0)] = count(); @[mod(arg0)] = count(); @[usym(arg0)] = count(); @[umod(arg0)] = count(); @[uaddr(arg0)] = count(); }",
+	"BEGIN { @k[sym(arg0)] = count(); @k[mod(arg0)] = count(); @u[usym(arg0)] = count(); @u[umod(arg0)] = count(); @u[uaddr(arg0)] = count(); }",
 	"BEGIN { @a = count(); printa(@a); printa(\"%@d\\n\", @a); clear(@a); trunc(@a); trunc(@a, 5); normalize(@a, 2); denormalize(@a); }",
 	"BEGIN { @a[1] = sum(1); @b[1] = max(2); printa(\"%d %@d %@d\\n\", @a, @b); }",
 	/* actions */

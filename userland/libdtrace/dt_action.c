@@ -62,8 +62,8 @@ dt_expr_difo(dt_pcb_t *pcb, dt_node_t *n, const char *what)
  * checked against it.
  */
 typedef enum {
-	PF_ADDR, PF_CSI, PF_INT, PF_FP, PF_STR, PF_WSTR, PF_STACK, PF_TIME, PF_TYPE, PF_XSHORT,
-	PF_XLONG, PF_XLLONG, PF_PCT
+	PF_ADDR, PF_KADDR, PF_UADDR, PF_CSI, PF_INT, PF_FP, PF_STR, PF_WSTR, PF_STACK, PF_TIME,
+	PF_TYPE, PF_XSHORT, PF_XLONG, PF_XLLONG, PF_PCT
 } dt_pfcheck_t;
 
 static const struct dt_pfconv {
@@ -71,8 +71,8 @@ static const struct dt_pfconv {
 	dt_pfcheck_t check;
 	int size, sign; /* PF_TYPE: the integer type's size and signedness (size 16: long double) */
 } dt_pfconvs[] = {
-	{"a", "pointer or integer", PF_ADDR, 0, 0},
-	{"A", "pointer or integer (with -p/-c) or _usymaddr (without -p/-c)", PF_ADDR, 0, 0},
+	{"a", "pointer or integer", PF_KADDR, 0, 0},
+	{"A", "pointer or integer (with -p/-c) or _usymaddr (without -p/-c)", PF_UADDR, 0, 0},
 	{"c", "char, short, or int", PF_CSI, 0, 0},
 	{"C", "char, short, or int", PF_CSI, 0, 0},
 	{"d", "char, short, int, long, or long long", PF_INT, 0, 0},
@@ -144,12 +144,19 @@ dt_pf_argok(dt_pcb_t *pcb, const struct dt_pfconv *c, dt_node_t *a)
 	static const char *const longs[] = {"long", "signed long", "unsigned long", NULL};
 	static const char *const llongs[] = {"long long", "signed long long", "unsigned long long", NULL};
 
-	/* DTrace's stack type is a typedef of void: only %k takes it */
-	if (a->type == pcb->t_stack)
-		return c->check == PF_STACK;
-
+	/* stack, _symaddr and _usymaddr resolve to void: only %k, %a and %A name them */
 	switch (c->check) {
 	case PF_ADDR:
+		return dt_node_is_integer(a) || (dt_type_is_pointer(a->type) && !dt_node_is_string(a));
+	case PF_KADDR:
+		return dt_node_is_integer(a) || (dt_type_is_pointer(a->type) && !dt_node_is_string(a)) ||
+		       a->type == pcb->t_symaddr;
+	case PF_UADDR:
+		/* a plain address is a user address only when there is a process ($target) */
+		if (a->type == pcb->t_usymaddr)
+			return true;
+		if (!pcb->opts->macros.set || pcb->opts->macros.target == 0)
+			return false;
 		return dt_node_is_integer(a) || (dt_type_is_pointer(a->type) && !dt_node_is_string(a));
 	case PF_CSI:
 		return dt_node_is_integer(a) && t->size <= 4;
@@ -389,10 +396,13 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		a->format = f->string;
 		return;
 	}
+	/*
+	 * No conversion takes a void value; a value of an action that one
+	 * takes (stack() for %k, sym() for %a) is refused by code generation,
+	 * as in DTrace.
+	 */
 	for (dt_node_t *x = f->list; x != NULL; x = x->list) {
 		dt_node_t *save = x->list;
-		if (dt_node_is_void(x) || dt_node_is_actfunc(x) || x->kind == DT_NODE_AGG)
-			dnerror(pcb, call, D_PRINTF_ARG_TYPE, "%s( ) argument may not be a void or action expression", name);
 		x->list = NULL;
 		struct dt_stmt_act *a = dt_act_add(al, kind, dt_expr_difo(pcb, x, "action"));
 		x->list = save;
@@ -710,9 +720,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			memset(&proto, 0, sizeof(proto));
 			proto.kind = DT_NODE_TYPE;
 			proto.type = aid->keys[i];
-			/* a stack (a typedef of void to DTrace) matches only a stack */
-			if ((proto.type == pcb->t_stack) != (k->type == pcb->t_stack) ||
-			    !dt_node_is_argcompat(&proto, k))
+			if (!dt_node_is_argcompat(&proto, k))
 				dnerror(pcb, agg, D_PROTO_ARG,
 					"@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 					aid->name, i + 1, dt_node_type_name(&proto, n1, sizeof(n1)),
@@ -778,8 +786,12 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		if (dt_node_count(x) != 1)
 			dnerror(pcb, call, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
 				idp->name, dt_node_count(x));
-		/* an aggregating function is not void but has no value: code generation refuses it */
-		if ((dt_node_is_void(x) || dt_node_is_actfunc(x)) &&
+		/*
+		 * An aggregating function is not void but has no value, and a
+		 * stack or symbol action's value (stack(), sym()) is not void
+		 * either: code generation refuses them.
+		 */
+		if (dt_node_is_void(x) &&
 		    !(x->kind == DT_NODE_FUNC && x->ident != NULL && x->ident->kind == DT_IDENT_AGGFUNC))
 			dnerror(pcb, x, trace ? D_TRACE_VOID : D_PRINT_VOID,
 				"%s( ) may not be applied to a void expression", idp->name);
@@ -841,11 +853,10 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 					char n2[256];
 					memset(&l, 0, sizeof(l));
 					memset(&r, 0, sizeof(r));
+					l.kind = r.kind = DT_NODE_TYPE; /* prototypes, not constants */
 					l.type = first->keys[k];
 					r.type = aid->keys[k];
-					if ((l.type == pcb->t_stack) != (r.type == pcb->t_stack) ||
-					    (!(dt_node_is_integer(&l) && dt_node_is_integer(&r)) &&
-					     !dt_type_compat(l.type, r.type)))
+					if (!dt_node_is_argcompat(&l, &r))
 						dnerror(pcb, call, D_PRINTA_AGGPROTO,
 							"printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
 							aid->name, k + 1, first->name, first->name, k + 1,

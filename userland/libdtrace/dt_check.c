@@ -33,10 +33,11 @@ dt_node_is_string(dt_node_t *n)
 	return dt_type_is_string(n->type);
 }
 
+/* DTrace's stack, _symaddr and _usymaddr are void typedefs whose values are not void */
 bool
 dt_node_is_void(dt_node_t *n)
 {
-	return dt_type_is_void(n->type);
+	return dt_type_is_void(n->type) && !n->type->isvalue;
 }
 
 bool
@@ -115,10 +116,6 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "aggregation");
 		return buf;
 	}
-	if (n->kind == DT_NODE_FUNC && n->ident != NULL && n->ident->kind == DT_IDENT_ACTFUNC) {
-		snprintf(buf, len, "void");
-		return buf;
-	}
 	return dt_type_name(n->type, buf, len);
 }
 
@@ -163,6 +160,9 @@ dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 	if (dt_node_is_strcompat(l) && dt_node_is_strcompat(r) &&
 	    (dt_node_is_string(l) || dt_node_is_string(r)))
 		return true;
+	/* a stack, _symaddr or _usymaddr value goes only where its own type does */
+	if ((l->type != NULL && l->type->isvalue) || (r->type != NULL && r->type->isvalue))
+		return l->type == r->type;
 	if (dt_type_compat(l->type, r->type))
 		return true;
 	return dt_node_is_ptrcompat(l, r);
@@ -686,8 +686,7 @@ assoc_id: {
 		/* the first use makes the signature: DTrace refuses void and dynamic keys then */
 		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
 			char n1[256];
-			if (dt_node_is_void(k) || dt_node_is_actfunc(k) || k->kind == DT_NODE_AGG ||
-			    dt_node_is_dynamic(k))
+			if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k))
 				dnerror(pcb, n, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
 					dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_ARRAY), i + 1);
 		}
@@ -1138,7 +1137,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			;
 		else if (dt_type_is_scalar(lt) && (dt_node_is_scalar(r) || (rr && rr->kind == DT_TK_FUNC)))
 			;
-		else if (dt_type_is_void(lt))
+		else if (dt_node_is_void(n->left))
 			;
 		else if (lr->kind == DT_TK_PTR && dt_node_is_pointer(r))
 			;
@@ -1202,8 +1201,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			l->line = n->line;
 			return l;
 		}
-		if (dt_node_is_actfunc(r) || r->kind == DT_NODE_AGG ||
-		    (r->kind == DT_NODE_FUNC && r->ident->kind == DT_IDENT_AGGFUNC))
+		if (r->kind == DT_NODE_AGG || (r->kind == DT_NODE_FUNC && r->ident->kind == DT_IDENT_AGGFUNC))
 			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
 		if (dt_node_is_void(r))
 			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -1296,7 +1294,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
 		if (op == DT_TOK_COMMA && (dt_node_is_dynoperand(l) || dt_node_is_dynoperand(r)))
 			dnerror(pcb, n, D_OP_DYN, "operator %s operands cannot be of dynamic type", dt_opstr(op));
-		if (dt_node_is_actfunc(l) || dt_node_is_actfunc(r))
+		/* only , refuses actions as such: elsewhere their types decide (stack() + 1) */
+		if (op == DT_TOK_COMMA && (dt_node_is_actfunc(l) || dt_node_is_actfunc(r)))
 			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
 		switch (op) {
 		case DT_TOK_BAND:

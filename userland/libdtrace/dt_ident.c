@@ -327,10 +327,6 @@ dt_idents_init(dt_pcb_t *pcb)
 			idp->type = pcb->t_voidptr;
 		else if (strcmp(b->type, "uintptr_t *") == 0)
 			idp->type = dt_type_ptr(pcb, dt_type_lookup(pcb, "uintptr_t"));
-		else if (strcmp(b->type, "stack") == 0)
-			idp->type = pcb->t_stack; /* recorded specially; see dt_cg.c */
-		else if (strcmp(b->type, "_symaddr") == 0 || strcmp(b->type, "_usymaddr") == 0)
-			idp->type = pcb->t_uint64; /* recorded specially; see dt_cg.c */
 		else
 			idp->type = dt_type_lookup(pcb, b->type);
 		idp->next = pcb->builtins.head;

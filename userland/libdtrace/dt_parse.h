@@ -75,6 +75,7 @@ struct dt_type {
 	bool ischar;     /* char types: arrays of them are strings for trace() */
 	bool isconst;
 	bool isuser;     /* from a user process's type data */
+	bool isvalue;    /* stack, _symaddr, _usymaddr: void typedefs whose values are not void */
 	dt_type_t *ref;  /* pointee, element, typedef target, return type */
 	uint64_t nelems; /* arrays */
 	dt_member_t *members;
@@ -261,7 +262,9 @@ struct dt_pcb {
 	dt_type_t *tags;       /* struct/union/enum tags */
 	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_int64, *t_uint64, *t_void,
 		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort,
-		*t_stack; /* stack(), ustack(), jstack(): DTrace's "stack", what %k takes */
+		*t_stack,      /* stack(), ustack(), jstack(): DTrace's "stack", what %k takes */
+		*t_symaddr,    /* sym(), func(), mod(): "_symaddr", what %a also takes */
+		*t_usymaddr;   /* usym(), ufunc(), umod(), uaddr(): "_usymaddr", what %A takes */
 	dt_idtab_t globals;   /* user globals and associative arrays */
 	dt_idtab_t tls;       /* self-> */
 	dt_idtab_t locals;    /* this-> */

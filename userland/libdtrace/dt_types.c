@@ -284,6 +284,14 @@ dt_type_member(dt_type_t *sou, const char *name)
 	return NULL;
 }
 
+static dt_type_t *
+dt_type_valuedef(dt_pcb_t *pcb, const char *name)
+{
+	dt_type_define(pcb, name, pcb->t_void);
+	pcb->types->isvalue = true;
+	return pcb->types;
+}
+
 void
 dt_types_init(dt_pcb_t *pcb)
 {
@@ -338,9 +346,18 @@ dt_types_init(dt_pcb_t *pcb)
 	}
 	pcb->t_int64 = dt_type_lookup(pcb, "int64_t");
 	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
-	/* not a name D can spell, only the type the stack actions' results carry */
-	pcb->t_stack = dt_type_new(pcb, DT_TK_TYPEDEF, "stack", 8);
-	pcb->t_stack->ref = pcb->t_uint64;
+	/*
+	 * DTrace's intrinsic typedefs of void, named types of the D container
+	 * as in DTrace: what the stack actions give ("stack", which the lexer
+	 * never reads as a type since the stack() action owns the name) and
+	 * what the symbol actions give ("_symaddr", "_usymaddr").  Void to
+	 * every integer, pointer and arithmetic rule, but an expression of one
+	 * of them is a value (dt_node_is_void), compatible only with its own
+	 * type, and the printf conversions %k, %a and %A ask for them by name.
+	 */
+	pcb->t_stack = dt_type_valuedef(pcb, "stack");
+	pcb->t_symaddr = dt_type_valuedef(pcb, "_symaddr");
+	pcb->t_usymaddr = dt_type_valuedef(pcb, "_usymaddr");
 	pcb->t_size = dt_type_lookup(pcb, "size_t");
 	pcb->t_ptrdiff = dt_type_lookup(pcb, "ptrdiff_t");
 }

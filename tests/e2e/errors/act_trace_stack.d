@@ -1,0 +1,5 @@
+/* stack() is an action, not a value trace() can record */
+BEGIN
+{
+	trace(stack());
+}

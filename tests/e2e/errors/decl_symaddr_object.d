@@ -1,0 +1,2 @@
+/* _usymaddr is a typedef of void: no variable can have it */
+_usymaddr x;

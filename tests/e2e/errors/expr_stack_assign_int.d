@@ -1,0 +1,7 @@
+/* an int variable cannot hold a stack */
+int x;
+
+BEGIN
+{
+	x = stack();
+}

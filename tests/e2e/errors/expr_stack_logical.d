@@ -1,0 +1,5 @@
+/* a stack is not a scalar */
+BEGIN
+{
+	x = stack() && 1;
+}

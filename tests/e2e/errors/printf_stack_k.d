@@ -1,0 +1,5 @@
+/* %k takes a stack, but stack() has no value as a printf() argument */
+BEGIN
+{
+	printf("%k\n", stack());
+}

@@ -1,0 +1,5 @@
+/* a void value fits no conversion */
+BEGIN
+{
+	printf("%d\n", printf(""));
+}
