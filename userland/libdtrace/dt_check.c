@@ -1203,11 +1203,12 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		}
 		if (r->kind == DT_NODE_AGG || (r->kind == DT_NODE_FUNC && r->ident->kind == DT_IDENT_AGGFUNC))
 			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
+		/* a new variable takes the void type first, as in DTrace: "void" = "void" */
+		dt_assign_var_type(pcb, l, r);
 		if (dt_node_is_void(r))
 			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 				dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
 				dt_node_type_name(r, n2, sizeof(n2)));
-		dt_assign_var_type(pcb, l, r);
 		if (l->kind == DT_NODE_VAR)
 			l->ident->flags |= DT_IDFLG_MOD;
 		if (!dt_node_is_string(l)) {
