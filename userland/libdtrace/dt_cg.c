@@ -368,13 +368,19 @@ dt_cg_typecast(dt_difo_t *dp, dt_type_t *src, dt_type_t *dst, int reg)
 	dt_reg_free(dp, r);
 }
 
-static int
-dt_load_op(dt_type_t *t, bool user)
+static bool
+dt_type_signed(dt_type_t *t)
 {
 	t = dt_type_resolve(t);
-	bool sg = t->issigned || t->kind == DT_TK_ENUM;
+	return t->kind != DT_TK_PTR && (t->issigned || t->kind == DT_TK_ENUM);
+}
+
+/* The load of `size' bytes (1, 2, 4 or 8), sign-extending or not, from the kernel's or a user's memory. */
+static int
+dt_load_op_size(uint64_t size, bool sg, bool user)
+{
 	int op;
-	switch (t->kind == DT_TK_PTR ? 8 : t->size) {
+	switch (size) {
 	case 1: op = sg ? DIF_OP_LDSB : DIF_OP_LDUB; break;
 	case 2: op = sg ? DIF_OP_LDSH : DIF_OP_LDUH; break;
 	case 4: op = sg ? DIF_OP_LDSW : DIF_OP_LDUW; break;
@@ -386,15 +392,92 @@ dt_load_op(dt_type_t *t, bool user)
 }
 
 static int
-dt_store_op(dt_type_t *t)
+dt_load_op(dt_type_t *t, bool user)
 {
-	t = dt_type_resolve(t);
-	switch (t->kind == DT_TK_PTR ? 8 : t->size) {
+	dt_type_t *r = dt_type_resolve(t);
+	return dt_load_op_size(r->kind == DT_TK_PTR ? 8 : r->size, dt_type_signed(t), user);
+}
+
+static int
+dt_store_op_size(uint64_t size)
+{
+	switch (size) {
 	case 1: return DIF_OP_STB;
 	case 2: return DIF_OP_STH;
 	case 4: return DIF_OP_STW;
 	default: return DIF_OP_STX;
 	}
+}
+
+static int
+dt_store_op(dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return dt_store_op_size(t->kind == DT_TK_PTR ? 8 : t->size);
+}
+
+/*
+ * Bit-fields, as DTrace's code generator reaches them (dt_cg_load,
+ * dt_cg_field_get, dt_cg_field_set).  A field is not read through its
+ * storage unit: its type has the field's width, and the memory touched is
+ * that width rounded up to whole bytes and then to a power of two, at the
+ * byte holding the field's first bit (its bit offset from the start of
+ * the struct, divided by 8).  Within those bytes the field's low bit is
+ * `lo' bits up: on a little-endian target the bit offset's remainder mod
+ * 8; on a big-endian one, where bit offsets count from the most
+ * significant end, what is left of the loaded bits after that remainder
+ * and the width.  Note what follows from the rule, in DTrace as here: a
+ * field whose remainder and width together exceed the bytes loaded loses
+ * its high bits, and a load whose size does not divide the byte offset
+ * faults with a bad alignment.
+ *
+ * A width of exactly 8, 16, 32 or 64 bits is not a bit-field to DTrace's
+ * parser (dt_node_type_assign): it is loaded and stored whole, that many
+ * bytes at the same byte offset, with no shift or mask.
+ */
+static const bool dt_cg_bigendian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+/* The bit offset of member m from the start of its struct (CTF's ctm_offset). */
+static uint64_t
+dt_member_bitpos(const dt_member_t *m)
+{
+	return m->off * 8 + (m->bits > 0 ? (uint64_t)m->bitoff : 0);
+}
+
+/* Bytes a bit-field of m's width is loaded and stored as: whole bytes, rounded up to a power of two. */
+static uint64_t
+dt_field_size(const dt_member_t *m)
+{
+	uint64_t n = ((uint64_t)m->bits + 7) / 8, p = 1;
+	while (p < n)
+		p *= 2;
+	return p;
+}
+
+/* A member of whole 1, 2, 4 or 8 bytes' width: plain memory to DTrace. */
+static bool
+dt_field_whole(const dt_member_t *m)
+{
+	return m->bits % 8 == 0 && dt_field_size(m) * 8 == (uint64_t)m->bits;
+}
+
+/* Where the field's low bit lies in the value loaded by dt_field_size() bytes. */
+static uint64_t
+dt_field_lo(const dt_member_t *m)
+{
+	uint64_t r = dt_member_bitpos(m) % 8;
+	if (dt_cg_bigendian)
+		return dt_field_size(m) * 8 - r - (uint64_t)m->bits;
+	return r;
+}
+
+/* The member a . or -> node reads, when it is a bit-field (of any width). */
+static dt_member_t *
+dt_node_field(const dt_node_t *n)
+{
+	if (n->kind != DT_NODE_OP2 || (n->op != DT_TOK_PTR && n->op != DT_TOK_DOT) || n->member == NULL)
+		return NULL;
+	return n->member->bits > 0 ? n->member : NULL;
 }
 
 /*
@@ -540,9 +623,11 @@ dt_cg_addr(dt_difo_t *dp, dt_node_t *n)
 	}
 	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT)) {
 		int r = n->op == DT_TOK_PTR ? dt_cg(dp, n->left) : dt_cg_addr(dp, n->left);
-		if (n->member->off != 0) {
+		/* a bit-field's byte, added even when that is byte 0 of a field at bits 1-7 */
+		uint64_t pos = dt_member_bitpos(n->member);
+		if (pos != 0) {
 			int t = dt_reg_alloc(dp);
-			dt_setx(dp, t, n->member->off);
+			dt_setx(dp, t, pos / 8);
 			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_ADD, r, t, r));
 			dt_reg_free(dp, t);
 		}
@@ -552,27 +637,49 @@ dt_cg_addr(dt_difo_t *dp, dt_node_t *n)
 	return dt_cg(dp, n);
 }
 
+/*
+ * Read bit-field m into r, which holds the address of its first byte: the
+ * field's bytes loaded (signed or not as its type), then, unless the width
+ * is whole bytes, the field moved to the low end of r: a signed one shifted
+ * up until its top bit is bit 63 and arithmetically down to its width, an
+ * unsigned one shifted down to bit 0 and masked.
+ */
+static void
+dt_cg_field_get(dt_difo_t *dp, const dt_member_t *m, bool sg, bool user, int r)
+{
+	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op_size(dt_field_size(m), sg, user), r, r));
+	if (dt_field_whole(m))
+		return;
+	uint64_t bits = (uint64_t)m->bits, lo = dt_field_lo(m);
+	int k = dt_reg_alloc(dp);
+	if (sg) {
+		dt_setx(dp, k, 64 - (lo + bits));
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, r, k, r));
+		dt_setx(dp, k, 64 - bits);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, r, k, r));
+	} else {
+		dt_setx(dp, k, lo);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRL, r, k, r));
+		dt_setx(dp, k, (1ULL << bits) - 1);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, r, k, r));
+	}
+	dt_reg_free(dp, k);
+}
+
 static void
 dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
 {
 	dt_type_t *t = dt_type_resolve(n->type);
+	bool user = (n->flags & DT_NF_USERLAND) != 0;
 	if (n->flags & DT_NF_REF)
 		return; /* structs, arrays, strings stay addresses */
 	if (t->kind == DT_TK_FUNC)
 		return;
-	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(n->type, (n->flags & DT_NF_USERLAND) != 0), r, r));
-	if (n->flags & DT_NF_BITFIELD) {
-		dt_member_t *m = n->member;
-		uint64_t unit = t->size * 8;
-		int s = dt_reg_alloc(dp);
-		/* little-endian bit order: shift the field to the top, then down */
-		dt_setx(dp, s, 64 - (uint64_t)m->bitoff - (uint64_t)m->bits);
-		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
-		dt_setx(dp, s, 64 - (uint64_t)m->bits);
-		dt_emit(dp, DIF_INSTR_FMT(t->issigned ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
-		dt_reg_free(dp, s);
-		(void)unit;
-	}
+	dt_member_t *m = dt_node_field(n);
+	if (m != NULL)
+		dt_cg_field_get(dp, m, dt_type_signed(n->type), user, r);
+	else
+		dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(n->type, user), r, r));
 }
 
 /*
@@ -754,29 +861,34 @@ dt_cg_binary(dt_difo_t *dp, dt_node_t *n)
 }
 
 /*
- * Store rs into the bit-field l whose storage unit is at address ra: load
- * the unit, clear the field's bits, or in the value's low bits shifted into
- * place, store the unit back (DTrace's little-endian bit order, as loads).
+ * Store rs into bit-field m whose first byte is at address ra, as DTrace's
+ * dt_cg_field_set and dt_cg_store: the field's bytes are loaded, the
+ * field's bits in them cleared, the value's low bits shifted into place
+ * and or-ed in, and the bytes stored back, so the neighbours keep their
+ * bits.  A field of whole bytes is stored as they are.
  */
 static void
-dt_cg_field_store(dt_difo_t *dp, dt_member_t *m, int rs, int ra)
+dt_cg_field_store(dt_difo_t *dp, const dt_member_t *m, bool sg, bool user, int rs, int ra)
 {
-	uint64_t mask = m->bits >= 64 ? ~0ULL : (1ULL << m->bits) - 1;
-	int u = dt_reg_alloc(dp), k = dt_reg_alloc(dp), v = dt_reg_alloc(dp);
+	uint64_t size = dt_field_size(m);
+	if (dt_field_whole(m)) {
+		dt_emit(dp, DIF_INSTR_STORE(dt_store_op_size(size), rs, ra));
+		return;
+	}
+	uint64_t fmask = (1ULL << m->bits) - 1, lo = dt_field_lo(m);
+	int u = dt_reg_alloc(dp), k = dt_reg_alloc(dp), s = dt_reg_alloc(dp);
 
-	dt_emit(dp, DIF_INSTR_MOV(ra, u));
-	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(m->type, false), u, u));
-	dt_setx(dp, k, ~(mask << m->bitoff));
+	dt_emit(dp, DIF_INSTR_LOAD(dt_load_op_size(size, sg, user), ra, u));
+	dt_setx(dp, k, ~(fmask << lo));
 	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, u, k, u));
-	dt_emit(dp, DIF_INSTR_MOV(rs, v));
-	dt_setx(dp, k, mask);
-	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, v, k, v));
-	dt_setx(dp, k, (uint64_t)m->bitoff);
-	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, v, k, v));
-	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
-	dt_emit(dp, DIF_INSTR_STORE(dt_store_op(m->type), u, ra));
-	dt_reg_free(dp, v);
+	dt_setx(dp, k, fmask);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_AND, rs, k, k));
+	dt_setx(dp, s, lo);
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, k, s, k));
+	dt_emit(dp, DIF_INSTR_FMT(DIF_OP_OR, u, k, u));
+	dt_reg_free(dp, s);
 	dt_reg_free(dp, k);
+	dt_emit(dp, DIF_INSTR_STORE(dt_store_op_size(size), u, ra));
 	dt_reg_free(dp, u);
 }
 
@@ -790,8 +902,9 @@ dt_cg_store_lvalue(dt_difo_t *dp, dt_node_t *l, int rs)
 	}
 	int ra = dt_cg_addr(dp, l);
 	dt_type_t *t = dt_type_resolve(l->type);
-	if (l->flags & DT_NF_BITFIELD) {
-		dt_cg_field_store(dp, l->member, rs, ra);
+	dt_member_t *m = dt_node_field(l);
+	if (m != NULL) {
+		dt_cg_field_store(dp, m, dt_type_signed(l->type), (l->flags & DT_NF_USERLAND) != 0, rs, ra);
 	} else if (l->flags & DT_NF_REF) {
 		int sz = dt_reg_alloc(dp);
 		dt_setx(dp, sz, t->kind == DT_TK_STRING ? dp->pcb->strsize : t->size);
@@ -951,14 +1064,15 @@ dt_cg_xlate_expand(dt_difo_t *dp, dt_node_t *x)
 		int rv = dt_cg_xlate_eval(dp, xl, e, rin);
 		int ra = dt_reg_alloc(dp);
 		dt_emit(dp, DIF_INSTR_MOV(rd, ra));
-		if (m->off != 0) {
+		uint64_t pos = dt_member_bitpos(m);
+		if (pos != 0) {
 			int k = dt_reg_alloc(dp);
-			dt_setx(dp, k, m->off);
+			dt_setx(dp, k, pos / 8);
 			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_ADD, ra, k, ra));
 			dt_reg_free(dp, k);
 		}
 		if (m->bits > 0) {
-			dt_cg_field_store(dp, m, rv, ra);
+			dt_cg_field_store(dp, m, dt_type_signed(m->type), false, rv, ra);
 		} else if (mt->kind == DT_TK_STRING || (mt->kind == DT_TK_ARRAY && dt_node_is_string(e))) {
 			int sz = dt_reg_alloc(dp);
 			dt_setx(dp, sz, mt->kind == DT_TK_STRING ? dp->pcb->strsize : mt->size);
