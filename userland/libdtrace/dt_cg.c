@@ -179,195 +179,6 @@ dt_strtab(dt_difo_t *dp, const char *s)
 	return off;
 }
 
-void
-dt_node_diftype(dt_pcb_t *pcb, dt_node_t *n, dtrace_diftype_t *t)
-{
-	dt_type_t *r = dt_type_resolve(n->type);
-	memset(t, 0, sizeof(*t));
-	if (r == NULL || r->kind == DT_TK_DYN) {
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = CTF_K_INTEGER;
-		t->dtdt_size = 8;
-		return;
-	}
-	switch (r->kind) {
-	case DT_TK_STRING:
-		t->dtdt_kind = DIF_TYPE_STRING;
-		t->dtdt_flags = DIF_TF_BYREF;
-		t->dtdt_size = pcb->strsize;
-		return;
-	case DT_TK_VOID:
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = CTF_K_INTEGER;
-		t->dtdt_size = 0;
-		return;
-	case DT_TK_PTR:
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = CTF_K_POINTER;
-		t->dtdt_size = 8;
-		return;
-	case DT_TK_STRUCT:
-	case DT_TK_UNION:
-	case DT_TK_ARRAY:
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = r->kind == DT_TK_STRUCT ? CTF_K_STRUCT : r->kind == DT_TK_UNION ? CTF_K_UNION : CTF_K_ARRAY;
-		t->dtdt_flags = (n->flags & DT_NF_USERLAND) ? DIF_TF_BYUREF : DIF_TF_BYREF;
-		t->dtdt_size = (uint32_t)r->size;
-		return;
-	case DT_TK_ENUM:
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = CTF_K_ENUM;
-		t->dtdt_size = 4;
-		return;
-	default:
-		t->dtdt_kind = DIF_TYPE_CTF;
-		t->dtdt_ckind = CTF_K_INTEGER;
-		t->dtdt_size = (uint32_t)r->size;
-		return;
-	}
-}
-
-static void
-dt_vartab(dt_difo_t *dp, dt_ident_t *idp, uint8_t scope, uint8_t kind, uint16_t flag)
-{
-	for (uint32_t i = 0; i < dp->varlen; i++) {
-		dtrace_difv_t *v = &dp->vartab[i];
-		if (v->dtdv_id == idp->id && v->dtdv_scope == scope) {
-			v->dtdv_flags |= flag;
-			return;
-		}
-	}
-	uint32_t cap = dp->varcap;
-	dp->vartab = dt_grow(dp->pcb, dp->vartab, &dp->varcap, dp->varlen + 1, sizeof(dtrace_difv_t));
-	dp->varids = dt_grow(dp->pcb, dp->varids, &cap, dp->varlen + 1, sizeof(dt_ident_t *));
-	dp->varids[dp->varlen] = idp;
-	dtrace_difv_t *v = &dp->vartab[dp->varlen++];
-	dt_node_t tmp;
-	memset(&tmp, 0, sizeof(tmp));
-	/* built-in arrays (args[], uregs[]) are typed per probe: their entry says int64_t */
-	bool barr = (idp->flags & DT_IDFLG_BUILTIN) && idp->kind == DT_IDENT_ARRAY;
-	tmp.type = idp->type != NULL && !barr ? idp->type : dp->pcb->t_int64;
-	memset(v, 0, sizeof(*v));
-	v->dtdv_id = idp->id;
-	v->dtdv_kind = kind;
-	v->dtdv_scope = scope;
-	v->dtdv_flags = flag;
-	dt_node_diftype(dp->pcb, &tmp, &v->dtdv_type);
-}
-
-/*
- * DTrace's assembler fills the variable table by walking its identifier
- * hashes (thread-locals, then globals, then clause-locals), each bucket by
- * bucket (ELF hash of the name modulo 211 buckets, on a 64-bit ulong) and
- * each bucket's chain newest first; the names then go into the string table
- * after every string the code uses.  The same order here, so the table and
- * the string offsets read as DTrace's.
- */
-static uint64_t
-dt_var_bucket(const char *name)
-{
-	uint64_t h = 0, g;
-	for (const char *p = name; *p != '\0'; p++) {
-		h = (h << 4) + (uint64_t)(int64_t)(signed char)*p;
-		if ((g = (h & 0xf0000000)) != 0) {
-			h ^= (g >> 24);
-			h ^= g;
-		}
-	}
-	return h % 211;
-}
-
-static uint64_t
-dt_var_order(const dtrace_difv_t *v, const dt_ident_t *idp)
-{
-	uint64_t group = v->dtdv_scope == DIFV_SCOPE_THREAD ? 0 : v->dtdv_scope == DIFV_SCOPE_GLOBAL ? 1 : 2;
-	/* newest first within a bucket: D's variables after the built-ins, higher ids later */
-	uint64_t age = (idp->flags & DT_IDFLG_BUILTIN ? 0 : 0x100000) + idp->id;
-	return group << 40 | dt_var_bucket(idp->name) << 24 | (0xffffff - (age & 0xffffff));
-}
-
-static void
-dt_vartab_finish(dt_difo_t *dp)
-{
-	for (uint32_t i = 1; i < dp->varlen; i++) {
-		for (uint32_t j = i; j > 0; j--) {
-			if (dt_var_order(&dp->vartab[j - 1], dp->varids[j - 1]) <=
-			    dt_var_order(&dp->vartab[j], dp->varids[j]))
-				break;
-			dtrace_difv_t tv = dp->vartab[j];
-			const dt_ident_t *ti = dp->varids[j];
-			dp->vartab[j] = dp->vartab[j - 1];
-			dp->varids[j] = dp->varids[j - 1];
-			dp->vartab[j - 1] = tv;
-			dp->varids[j - 1] = ti;
-		}
-	}
-	for (uint32_t i = 0; i < dp->varlen; i++)
-		dp->vartab[i].dtdv_name = dt_strtab(dp, dp->varids[i]->name);
-}
-
-static void
-dt_setx(dt_difo_t *dp, int reg, uint64_t v)
-{
-	dt_emit(dp, DIF_INSTR_SETX(dt_inttab(dp, v), reg));
-}
-
-/* ---- expressions ------------------------------------------------------------ */
-
-static int dt_cg(dt_difo_t *dp, dt_node_t *n);
-
-static uint8_t
-dt_var_scope(dt_ident_t *idp)
-{
-	if (idp->flags & DT_IDFLG_TLS)
-		return DIFV_SCOPE_THREAD;
-	if (idp->flags & DT_IDFLG_LOCAL)
-		return DIFV_SCOPE_LOCAL;
-	return DIFV_SCOPE_GLOBAL;
-}
-
-/*
- * DTrace's dt_cg_typecast: a scalar converted to a narrower type or one of
- * other signedness is shifted to the top of the register and back down
- * (arithmetic for signed results); a signed value widened is sign-extended
- * from its own size.  Everything else needs no code.
- */
-static void
-dt_cg_typecast(dt_difo_t *dp, dt_type_t *src, dt_type_t *dst, int reg)
-{
-	dt_type_t *s = dt_type_resolve(src), *d = dt_type_resolve(dst);
-	if (s == NULL || d == NULL || !dt_type_is_scalar(d) || !dt_type_is_scalar(s))
-		return;
-	uint64_t ds = dt_type_is_pointer(d) ? 8 : d->size, ss = dt_type_is_pointer(s) ? 8 : s->size;
-	bool dsg = !dt_type_is_pointer(d) && (d->issigned || d->kind == DT_TK_ENUM);
-	bool ssg = !dt_type_is_pointer(s) && (s->issigned || s->kind == DT_TK_ENUM);
-	if (ds == 0 || ss == 0 || ds > 8 || ss > 8)
-		return;
-	if (ds == ss && dsg == ssg)
-		return;
-	if (ds > ss && !ssg)
-		return;
-	int r = dt_reg_alloc(dp);
-	if (ds > ss) {
-		uint64_t n = 64 - ss * 8, sh = (ds - ss) * 8;
-		dt_setx(dp, r, n);
-		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
-		if (dsg || n == sh) {
-			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
-		} else {
-			dt_setx(dp, r, sh);
-			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
-			dt_setx(dp, r, n - sh);
-			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRL, reg, r, reg));
-		}
-	} else if (ds != 8) {
-		dt_setx(dp, r, 64 - ds * 8);
-		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
-		dt_emit(dp, DIF_INSTR_FMT(dsg ? DIF_OP_SRA : DIF_OP_SRL, reg, r, reg));
-	}
-	dt_reg_free(dp, r);
-}
-
 static bool
 dt_type_signed(dt_type_t *t)
 {
@@ -481,6 +292,212 @@ dt_node_field(const dt_node_t *n)
 }
 
 /*
+ * The size of a value of node n's type t (n may be NULL): an integer
+ * bit-field's type is as wide as the field in DTrace, so its size is that
+ * of its loads, which casts, records and -S's return types see.
+ */
+static uint64_t
+dt_value_size(const dt_node_t *n, dt_type_t *t)
+{
+	const dt_member_t *m = n != NULL ? dt_node_field(n) : NULL;
+	t = dt_type_resolve(t);
+	if (m != NULL && t->kind == DT_TK_INT)
+		return dt_field_size(m);
+	return dt_type_is_pointer(t) ? 8 : t->size;
+}
+
+void
+dt_node_diftype(dt_pcb_t *pcb, dt_node_t *n, dtrace_diftype_t *t)
+{
+	dt_type_t *r = dt_type_resolve(n->type);
+	memset(t, 0, sizeof(*t));
+	if (r == NULL || r->kind == DT_TK_DYN) {
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = 8;
+		return;
+	}
+	switch (r->kind) {
+	case DT_TK_STRING:
+		t->dtdt_kind = DIF_TYPE_STRING;
+		t->dtdt_flags = DIF_TF_BYREF;
+		t->dtdt_size = pcb->strsize;
+		return;
+	case DT_TK_VOID:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = 0;
+		return;
+	case DT_TK_PTR:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_POINTER;
+		t->dtdt_size = 8;
+		return;
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ARRAY:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = r->kind == DT_TK_STRUCT ? CTF_K_STRUCT : r->kind == DT_TK_UNION ? CTF_K_UNION : CTF_K_ARRAY;
+		t->dtdt_flags = (n->flags & DT_NF_USERLAND) ? DIF_TF_BYUREF : DIF_TF_BYREF;
+		t->dtdt_size = (uint32_t)r->size;
+		return;
+	case DT_TK_ENUM:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_ENUM;
+		t->dtdt_size = 4;
+		return;
+	default:
+		t->dtdt_kind = DIF_TYPE_CTF;
+		t->dtdt_ckind = CTF_K_INTEGER;
+		t->dtdt_size = (uint32_t)dt_value_size(n, n->type);
+		return;
+	}
+}
+
+static void
+dt_vartab(dt_difo_t *dp, dt_ident_t *idp, uint8_t scope, uint8_t kind, uint16_t flag)
+{
+	for (uint32_t i = 0; i < dp->varlen; i++) {
+		dtrace_difv_t *v = &dp->vartab[i];
+		if (v->dtdv_id == idp->id && v->dtdv_scope == scope) {
+			v->dtdv_flags |= flag;
+			return;
+		}
+	}
+	uint32_t cap = dp->varcap;
+	dp->vartab = dt_grow(dp->pcb, dp->vartab, &dp->varcap, dp->varlen + 1, sizeof(dtrace_difv_t));
+	dp->varids = dt_grow(dp->pcb, dp->varids, &cap, dp->varlen + 1, sizeof(dt_ident_t *));
+	dp->varids[dp->varlen] = idp;
+	dtrace_difv_t *v = &dp->vartab[dp->varlen++];
+	dt_node_t tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	/* built-in arrays (args[], uregs[]) are typed per probe: their entry says int64_t */
+	bool barr = (idp->flags & DT_IDFLG_BUILTIN) && idp->kind == DT_IDENT_ARRAY;
+	tmp.type = idp->type != NULL && !barr ? idp->type : dp->pcb->t_int64;
+	memset(v, 0, sizeof(*v));
+	v->dtdv_id = idp->id;
+	v->dtdv_kind = kind;
+	v->dtdv_scope = scope;
+	v->dtdv_flags = flag;
+	dt_node_diftype(dp->pcb, &tmp, &v->dtdv_type);
+}
+
+/*
+ * DTrace's assembler fills the variable table by walking its identifier
+ * hashes (thread-locals, then globals, then clause-locals), each bucket by
+ * bucket (ELF hash of the name modulo 211 buckets, on a 64-bit ulong) and
+ * each bucket's chain newest first; the names then go into the string table
+ * after every string the code uses.  The same order here, so the table and
+ * the string offsets read as DTrace's.
+ */
+static uint64_t
+dt_var_bucket(const char *name)
+{
+	uint64_t h = 0, g;
+	for (const char *p = name; *p != '\0'; p++) {
+		h = (h << 4) + (uint64_t)(int64_t)(signed char)*p;
+		if ((g = (h & 0xf0000000)) != 0) {
+			h ^= (g >> 24);
+			h ^= g;
+		}
+	}
+	return h % 211;
+}
+
+static uint64_t
+dt_var_order(const dtrace_difv_t *v, const dt_ident_t *idp)
+{
+	uint64_t group = v->dtdv_scope == DIFV_SCOPE_THREAD ? 0 : v->dtdv_scope == DIFV_SCOPE_GLOBAL ? 1 : 2;
+	/* newest first within a bucket: D's variables after the built-ins, higher ids later */
+	uint64_t age = (idp->flags & DT_IDFLG_BUILTIN ? 0 : 0x100000) + idp->id;
+	return group << 40 | dt_var_bucket(idp->name) << 24 | (0xffffff - (age & 0xffffff));
+}
+
+static void
+dt_vartab_finish(dt_difo_t *dp)
+{
+	for (uint32_t i = 1; i < dp->varlen; i++) {
+		for (uint32_t j = i; j > 0; j--) {
+			if (dt_var_order(&dp->vartab[j - 1], dp->varids[j - 1]) <=
+			    dt_var_order(&dp->vartab[j], dp->varids[j]))
+				break;
+			dtrace_difv_t tv = dp->vartab[j];
+			const dt_ident_t *ti = dp->varids[j];
+			dp->vartab[j] = dp->vartab[j - 1];
+			dp->varids[j] = dp->varids[j - 1];
+			dp->vartab[j - 1] = tv;
+			dp->varids[j - 1] = ti;
+		}
+	}
+	for (uint32_t i = 0; i < dp->varlen; i++)
+		dp->vartab[i].dtdv_name = dt_strtab(dp, dp->varids[i]->name);
+}
+
+static void
+dt_setx(dt_difo_t *dp, int reg, uint64_t v)
+{
+	dt_emit(dp, DIF_INSTR_SETX(dt_inttab(dp, v), reg));
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static int dt_cg(dt_difo_t *dp, dt_node_t *n);
+
+static uint8_t
+dt_var_scope(dt_ident_t *idp)
+{
+	if (idp->flags & DT_IDFLG_TLS)
+		return DIFV_SCOPE_THREAD;
+	if (idp->flags & DT_IDFLG_LOCAL)
+		return DIFV_SCOPE_LOCAL;
+	return DIFV_SCOPE_GLOBAL;
+}
+
+/*
+ * DTrace's dt_cg_typecast: a scalar converted to a narrower type or one of
+ * other signedness is shifted to the top of the register and back down
+ * (arithmetic for signed results); a signed value widened is sign-extended
+ * from its own size.  Everything else needs no code.  sn and dn, the nodes
+ * of the value and of the result when there are any, give bit-fields
+ * their own sizes (dt_value_size).
+ */
+static void
+dt_cg_typecast(dt_difo_t *dp, const dt_node_t *sn, dt_type_t *src, const dt_node_t *dn, dt_type_t *dst, int reg)
+{
+	dt_type_t *s = dt_type_resolve(src), *d = dt_type_resolve(dst);
+	if (s == NULL || d == NULL || !dt_type_is_scalar(d) || !dt_type_is_scalar(s))
+		return;
+	uint64_t ds = dt_value_size(dn, dst), ss = dt_value_size(sn, src);
+	bool dsg = !dt_type_is_pointer(d) && (d->issigned || d->kind == DT_TK_ENUM);
+	bool ssg = !dt_type_is_pointer(s) && (s->issigned || s->kind == DT_TK_ENUM);
+	if (ds == 0 || ss == 0 || ds > 8 || ss > 8)
+		return;
+	if (ds == ss && dsg == ssg)
+		return;
+	if (ds > ss && !ssg)
+		return;
+	int r = dt_reg_alloc(dp);
+	if (ds > ss) {
+		uint64_t n = 64 - ss * 8, sh = (ds - ss) * 8;
+		dt_setx(dp, r, n);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
+		if (dsg || n == sh) {
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
+		} else {
+			dt_setx(dp, r, sh);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRA, reg, r, reg));
+			dt_setx(dp, r, n - sh);
+			dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SRL, reg, r, reg));
+		}
+	} else if (ds != 8) {
+		dt_setx(dp, r, 64 - ds * 8);
+		dt_emit(dp, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg));
+		dt_emit(dp, DIF_INSTR_FMT(dsg ? DIF_OP_SRA : DIF_OP_SRL, reg, r, reg));
+	}
+	dt_reg_free(dp, r);
+}
+
+/*
  * Push a list of values on the tuple stack, as DTrace's dt_cg_arglist: every
  * value computed first, then each pushed, by-reference ones (strings too)
  * with their size in a register.  More than DIF_DTR_NREGS values fail the
@@ -507,7 +524,7 @@ dt_cg_arglist(dt_difo_t *dp, dt_node_t *args, dt_type_t *const *sig, int nsig)
 		dtrace_diftype_t t;
 		/* each value converted to its signature's type, as DTrace does, then pushed */
 		if (n < nsig && sig[n] != NULL)
-			dt_cg_typecast(dp, a->type, sig[n], regs[n]);
+			dt_cg_typecast(dp, a, a->type, NULL, sig[n], regs[n]);
 		dt_node_diftype(dp->pcb, a, &t);
 		if (t.dtdt_flags & (DIF_TF_BYREF | DIF_TF_BYUREF)) {
 			int sz = 0;
@@ -546,7 +563,7 @@ dt_cg_var_load(dt_difo_t *dp, dt_node_t *n)
 			rd = ri;
 			dt_emit(dp, DIF_INSTR_LDA(DIF_OP_LDGA, idp->id, ri, rd));
 			dt_vartab(dp, idp, DIFV_SCOPE_GLOBAL, DIFV_KIND_ARRAY, DIFV_F_REF);
-			dt_cg_typecast(dp, dp->pcb->t_int64, n->type, rd);
+			dt_cg_typecast(dp, NULL, dp->pcb->t_int64, NULL, n->type, rd);
 			return rd;
 		}
 		rd = dt_reg_alloc(dp);
@@ -1033,7 +1050,7 @@ dt_cg_xlate_member(dt_difo_t *dp, dt_node_t *n)
 
 	dt_reg_free(dp, rin);
 	if (!(n->flags & DT_NF_REF))
-		dt_cg_typecast(dp, n->args->type, n->type, r);
+		dt_cg_typecast(dp, n->args, n->args->type, n, n->type, r);
 	return r;
 }
 
@@ -1088,7 +1105,7 @@ dt_cg_xlate_expand(dt_difo_t *dp, dt_node_t *x)
 			dt_emit(dp, DIF_INSTR_CALL(DIF_SUBR_BCOPY, sz));
 			dt_reg_free(dp, sz);
 		} else {
-			dt_cg_typecast(dp, e->type, m->type, rv);
+			dt_cg_typecast(dp, e, e->type, NULL, m->type, rv);
 			dt_emit(dp, DIF_INSTR_STORE(dt_store_op(m->type), rv, ra));
 		}
 		dt_reg_free(dp, ra);
@@ -1184,7 +1201,7 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 		switch (n->op) {
 		case DT_TOK_LPAR:
 			r = dt_cg(dp, n->right);
-			dt_cg_typecast(dp, n->right->type, n->type, r);
+			dt_cg_typecast(dp, n->right, n->right->type, NULL, n->type, r);
 			return r;
 		case DT_TOK_COMMA:
 			r = dt_cg(dp, n->left);
