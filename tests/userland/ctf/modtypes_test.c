@@ -397,11 +397,14 @@ test_d_programs(void)
 	/* pointer arithmetic scales by the struct's size */
 	snprintf(src, sizeof(src), "BEGIN { trace((uintptr_t)((struct %s *)arg0 + 3)); }", scoped("ct_node"));
 	expect_dif("pointer arithmetic", src, (const char *[]){hex(sizeof(struct ct_node)), "mul", NULL});
-	/* bit-fields: unsigned extract with srl, signed with sra */
+	/* bit-fields as DTrace reads them: the field's bytes only (20 bits: a
+	   word at byte 4; 7 bits: the byte at bit 8), unsigned shifted down and
+	   masked, signed shifted up and arithmetically down */
 	snprintf(src, sizeof(src), "BEGIN { trace(((struct %s *)arg0)->d); }", scoped("ct_bits"));
-	expect_dif("unsigned bit-field", src, (const char *[]){"lduw", "sll", "srl", NULL});
+	expect_dif("unsigned bit-field", src,
+		   (const char *[]){"! 0x4\n", "lduw", "srl", "! 0xfffff\n", "and", NULL});
 	snprintf(src, sizeof(src), "BEGIN { trace(((struct %s *)arg0)->c); }", scoped("ct_bits"));
-	expect_dif("signed bit-field", src, (const char *[]){"ldsw", "sll", "sra", NULL});
+	expect_dif("signed bit-field", src, (const char *[]){"! 0x1\n", "ldsb", "sll", "! 0x39\n", "sra", NULL});
 	/* a function pointer member is a scalar; an enum member an integer */
 	snprintf(src, sizeof(src), "BEGIN { trace(((struct %s *)arg0)->handler); trace(((struct %s *)arg0)->color == 6); }",
 		 scoped("ct_node"), scoped("ct_node"));
