@@ -491,22 +491,20 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			if (r->size > sou->size)
 				sou->size = r->size;
 		} else if (bits > 0) {
-			/* pack bit-fields into storage units of the declared type, as gcc does */
-			uint64_t unit = r->size * 8;
-			uint64_t bitpos = sou->size * 8;
-			dt_member_t *last = NULL;
-			for (dt_member_t *p = sou->members; p != NULL; p = p->next)
-				last = p;
-			if (last != NULL && last->bits > 0) {
-				bitpos = last->off * 8 + (uint64_t)last->bitoff + (uint64_t)last->bits;
-			}
-			if ((bitpos % unit) + (uint64_t)bits > unit)
-				bitpos = (bitpos + unit - 1) / unit * unit;
-			m->off = bitpos / unit * r->size;
+			/*
+			 * DTrace's layout (libctf's ctf_add_member): a bit-field's
+			 * type is its width in bytes rounded up to a power of two,
+			 * and it starts at the first byte after the previous
+			 * member that is aligned to that size; fields never share
+			 * a byte.  sou->size is the byte after the previous member.
+			 */
+			uint64_t bytes = ((uint64_t)bits + 7) / 8, fsize = 1;
+			while (fsize < bytes)
+				fsize *= 2;
+			uint64_t bitpos = (sou->size + fsize - 1) / fsize * fsize * 8;
+			m->off = bitpos / (r->size * 8) * r->size;
 			m->bitoff = (int)(bitpos - m->off * 8);
-			uint64_t end = (bitpos + (uint64_t)bits + 7) / 8;
-			if (end > sou->size)
-				sou->size = end;
+			sou->size = bitpos / 8 + bytes;
 		} else {
 			uint64_t a = r->align ? r->align : 1;
 			m->off = (sou->size + a - 1) / a * a;
