@@ -310,6 +310,14 @@ dt_fold_cast(uint64_t v, dt_type_t *t)
 	return v;
 }
 
+/* A comparison of two constants is signed when their common type is (-1L < 1U is true). */
+static bool
+dt_fold_signed(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
+{
+	dt_type_t *t = dt_type_resolve(dt_type_promote(pcb, l, r));
+	return t != NULL && t->issigned;
+}
+
 static dt_node_t *
 dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 {
@@ -343,10 +351,10 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 		else
 			v = b >= 64 ? 0 : a >> b;
 		break;
-	case DT_TOK_LT: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a < (int64_t)b : a < b; break;
-	case DT_TOK_LE: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a <= (int64_t)b : a <= b; break;
-	case DT_TOK_GT: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a > (int64_t)b : a > b; break;
-	case DT_TOK_GE: v = (l->flags & r->flags & DT_NF_SIGNED) ? (int64_t)a >= (int64_t)b : a >= b; break;
+	case DT_TOK_LT: v = dt_fold_signed(pcb, l, r) ? (int64_t)a < (int64_t)b : a < b; break;
+	case DT_TOK_LE: v = dt_fold_signed(pcb, l, r) ? (int64_t)a <= (int64_t)b : a <= b; break;
+	case DT_TOK_GT: v = dt_fold_signed(pcb, l, r) ? (int64_t)a > (int64_t)b : a > b; break;
+	case DT_TOK_GE: v = dt_fold_signed(pcb, l, r) ? (int64_t)a >= (int64_t)b : a >= b; break;
 	case DT_TOK_EQU: v = a == b; break;
 	case DT_TOK_NEQ: v = a != b; break;
 	case DT_TOK_LAND: v = a && b; break;

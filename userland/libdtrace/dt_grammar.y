@@ -812,12 +812,19 @@ static dt_node_t *
 dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
 {
 	dt_node_t *n = dt_node_int(pcb, v);
+	/* kind indexes DTrace's list: int, unsigned int, long, unsigned long, long long, unsigned long long */
 	switch (kind) {
-	case 0: n->type = pcb->t_int; n->flags |= DT_NF_SIGNED; break;
-	case 1: n->type = pcb->t_uint; n->flags &= ~DT_NF_SIGNED; break;
-	case 2: n->type = pcb->t_long; n->flags |= DT_NF_SIGNED; break;
-	default: n->type = pcb->t_ulong; n->flags &= ~DT_NF_SIGNED; break;
+	case 0: n->type = pcb->t_int; break;
+	case 1: n->type = pcb->t_uint; break;
+	case 2: n->type = pcb->t_long; break;
+	case 3: n->type = pcb->t_ulong; break;
+	case 4: n->type = dt_type_lookup(pcb, "long long"); break;
+	default: n->type = dt_type_lookup(pcb, "unsigned long long"); break;
 	}
+	if (kind % 2 == 0)
+		n->flags |= DT_NF_SIGNED;
+	else
+		n->flags &= ~DT_NF_SIGNED;
 	return n;
 }
 
