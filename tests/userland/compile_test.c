@@ -341,6 +341,23 @@ test_error_forms(void)
 	dt_cprog_free(p);
 }
 
+/*
+ * Operands as DTrace's dt_cook_op1/dt_cook_op2 check them: a compound
+ * assignment reads its left side, so it may not create a variable (++ and
+ * -- may, as an int64_t).
+ */
+static void
+test_operand_rules(void)
+{
+	expect_err("BEGIN { x += 1; }", "D_VAR_UNDEF", "line 1: x has not yet been declared or assigned");
+	expect_err("BEGIN { self->x %= 3; }", "D_VAR_UNDEF", "line 1: self->x has not yet been declared or assigned");
+	expect_err("BEGIN { this->x ^= 3; }", "D_VAR_UNDEF", "line 1: this->x has not yet been declared or assigned");
+	expect_err("BEGIN { a[1] >>= 3; }", "D_VAR_UNDEF", "line 1: a has not yet been declared or assigned");
+	expect_err("BEGIN { x /= 0; }", "D_DIV_ZERO", "line 1: expression contains division by zero");
+	expect_ok("BEGIN { x++; x += 1; self->y--; self->y -= 1; this->z++; this->z *= 2; a[1]++; a[1] &= 1; }");
+	expect_ok("int x; self int y; BEGIN { x += 1; self->y -= 1; }");
+}
+
 /* Clauses are typed once per probe description, in its probe's context. */
 static void
 test_clause_contexts(void)
@@ -419,6 +436,7 @@ main(void)
 	test_error_forms();
 	test_clause_contexts();
 	test_value_typedefs();
+	test_operand_rules();
 
 	expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
 		  "syscall::read:return /self->ts/ { @a[execname] = quantize(timestamp - self->ts); self->ts = 0; }");

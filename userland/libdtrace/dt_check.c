@@ -1242,14 +1242,25 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	case DT_TOK_OR_EQ:
 	case DT_TOK_LSH_EQ:
 	case DT_TOK_RSH_EQ:
+		/* DTrace refuses a literal zero divisor while parsing, before anything is cooked */
+		if ((op == DT_TOK_DIV_EQ || op == DT_TOK_MOD_EQ) && n->right->kind == DT_NODE_INT &&
+		    n->right->value == 0)
+			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
 		l = n->left = dt_cook_lvalue(pcb, n->left);
+		/*
+		 * The left side is read as well as written: a variable nothing has
+		 * assigned or declared yet may be created here but not used
+		 * (DTrace cooks it with DT_IDFLG_REF | DT_IDFLG_MOD; ++ and -- are
+		 * the operators that instantiate an int64_t).
+		 */
+		if (l->kind == DT_NODE_VAR && l->ident->type == NULL && !(l->ident->flags & DT_IDFLG_BUILTIN))
+			dnerror(pcb, l, D_VAR_UNDEF, "%s%s has not yet been declared or assigned",
+				(l->ident->flags & DT_IDFLG_LOCAL) ? "this->"
+				: (l->ident->flags & DT_IDFLG_TLS) ? "self->" : "",
+				l->ident->name);
 		r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);
 		if ((op == DT_TOK_DIV_EQ || op == DT_TOK_MOD_EQ) && r->kind == DT_NODE_INT && r->value == 0)
 			dnerror(pcb, n, D_DIV_ZERO, "expression contains division by zero");
-		if (l->kind == DT_NODE_VAR && l->ident->type == NULL) {
-			l->ident->type = pcb->t_int64;
-			dt_node_type_assign(l, pcb->t_int64);
-		}
 		if (op == DT_TOK_ADD_EQ || op == DT_TOK_SUB_EQ) {
 			if (dt_node_is_string(l) || dt_node_is_string(r))
 				dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",

@@ -1,0 +1,4 @@
+BEGIN
+{
+	total += 1;
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	seen[execname] <<= 1;
+}

@@ -1,0 +1,4 @@
+tick-1s
+{
+	self->ticks -= 1;
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	this->mask |= 4;
+}
