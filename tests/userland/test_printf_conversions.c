@@ -216,6 +216,22 @@ test_time_and_addr(dtrace_hdl_t *dtp)
 		DT_CHECK(strstr(got, "+0x") == NULL);
 		free(got);
 	}
+	/*
+	 * %A of a bare address looks in $target's address space (-p/-c), not
+	 * ours: pid 1 does not map this program's fmt() where we do.
+	 */
+	{
+		dt_arg_t a[] = {I(8, (uint64_t)(uintptr_t)&fmt)};
+		char *got = fmt(dtp, "%A", a, 1, NULL);
+
+		DT_CHECK(strstr(got, "`fmt") != NULL);
+		free(got);
+		dtp->dt_target = 1;
+		got = fmt(dtp, "%A", a, 1, NULL);
+		DT_CHECK(strstr(got, "`fmt") == NULL);
+		free(got);
+		dtp->dt_target = 0;
+	}
 }
 
 /* %k over a two-frame stack() record whose frames name no object. */

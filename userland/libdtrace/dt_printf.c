@@ -626,6 +626,9 @@ dt_pf_uaddr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int 
 	default:
 		return dt_set_errno(dtp, EDT_DMISMATCH);
 	}
+	/* a bare address (%A of an integer, allowed with -p/-c) is one in $target */
+	if (pid == 0)
+		pid = (uint64_t)dtp->dt_target;
 	(void)dtrace_uaddr2str(dtp, (int)pid, val, s, sizeof(s));
 	return dt_pf_str(dtp, fp, pfd, width, prec, s);
 }
