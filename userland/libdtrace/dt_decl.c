@@ -292,6 +292,47 @@ dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 	return dt_decl_type(pcb, t, dd, &name);
 }
 
+/*
+ * Extern declarations.  DTrace records an extern (and a function declared
+ * at program scope, which it takes for one) as a symbol of its "D" module,
+ * standing for a kernel or module symbol of that name: a second declaration
+ * must have the same type, and nothing else changes.  The name stays unknown
+ * to expressions (`f', `&f' are "failed to resolve", `f(...)' an undefined
+ * function), as it is in DTrace, whose plain names never reach module
+ * symbols.  Types compare as CTF ids do: by identity, with all function
+ * types one "int ()" as in DTrace, so pointers and named types match
+ * themselves and each array declarator is a new type.
+ */
+static dt_type_t *
+dt_decl_extern_type(dt_pcb_t *pcb, dt_type_t *t)
+{
+	if (t->kind == DT_TK_FUNC) {
+		if (pcb->t_func == NULL) {
+			pcb->t_func = dt_type_new(pcb, DT_TK_FUNC, NULL, 0);
+			pcb->t_func->ref = pcb->t_int;
+		}
+		return pcb->t_func;
+	}
+	if (t->kind == DT_TK_PTR)
+		return dt_type_ptr(pcb, dt_decl_extern_type(pcb, t->ref));
+	return t;
+}
+
+static void
+dt_decl_extern(dt_pcb_t *pcb, const char *name, dt_type_t *t)
+{
+	dt_ident_t *idp = dt_idtab_lookup(&pcb->externs, name);
+	char n1[256], n2[256];
+
+	t = dt_decl_extern_type(pcb, t);
+	if (idp == NULL) {
+		idp = dt_idtab_insert(pcb, &pcb->externs, name, DT_IDENT_SCALAR, 0);
+		idp->type = t;
+	} else if (idp->type != t) {
+		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: D`%s\n\t current: %s\n\tprevious: %s", name,
+			 dt_type_name(t, n1, sizeof(n1)), dt_type_name(idp->type, n2, sizeof(n2)));
+	}
+}
 
 void
 dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
@@ -311,6 +352,7 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		const char *name;
 		dt_type_t *t = dt_decl_type(pcb, base, dd, &name);
 		dt_declarator_t *tup = dt_dd_tuple(dd);
+		int cls;
 
 		if (name == NULL)
 			dt_error(pcb, 0, D_DECL_IDENT, "declaration requires an identifier");
@@ -327,8 +369,15 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 				dt_type_define(pcb, name, t);
 			continue;
 		}
-		if (ds->cls == DT_DC_EXTERN || ds->cls == DT_DC_STATIC || ds->cls == DT_DC_AUTO ||
-		    ds->cls == DT_DC_REGISTER)
+		cls = ds->cls;
+		/* DTrace takes a function declared at program scope, plain or static, for an extern */
+		if (t->kind == DT_TK_FUNC && (cls == DT_DC_NONE || cls == DT_DC_STATIC))
+			cls = DT_DC_EXTERN;
+		if (cls == DT_DC_EXTERN) {
+			dt_decl_extern(pcb, name, t);
+			continue;
+		}
+		if (cls == DT_DC_STATIC || cls == DT_DC_AUTO || cls == DT_DC_REGISTER)
 			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
 		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
 			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");

@@ -272,6 +272,8 @@ struct dt_pcb {
 	dt_idtab_t builtins;  /* variables, subroutines, actions, inlines, enumerators */
 	dt_idtab_t inlines;
 	dt_idtab_t lexidents; /* type names the lexer took for new variables (dt_lex.l) */
+	dt_idtab_t externs;   /* extern declarations, DTrace's D module's symbols (dt_decl.c) */
+	dt_type_t *t_func;    /* the one function type externs have, "int ()" (dt_decl.c) */
 	dt_ident_t *xlators;  /* translators in declaration order (linked by next) */
 	dt_ident_t *xlarg;    /* while cooking a translator's members: its input parameter */
 	dt_node_t *root;      /* the program (list of clauses / declarations) */

@@ -1,0 +1,6 @@
+extern int f(int);
+
+BEGIN
+{
+	trace(&f);
+}

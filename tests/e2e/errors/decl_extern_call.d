@@ -1,0 +1,6 @@
+static int f(int);
+
+BEGIN
+{
+	trace(f(1));
+}

@@ -1,0 +1,6 @@
+int f(int);
+
+BEGIN
+{
+	trace(f);
+}

@@ -1,0 +1,2 @@
+extern int x;
+extern long x;

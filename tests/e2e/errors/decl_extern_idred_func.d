@@ -1,0 +1,2 @@
+extern int x;
+int x(char *, ...);
