@@ -189,15 +189,20 @@ test_typedef_names_as_names(void)
 	/* bit-fields, named and unnamed */
 	expect_const("struct bf { int a : 3, : 2, b : 4; }; BEGIN { trace(sizeof (struct bf)); }", "0x4");
 
-	/* among a declaration's specifiers a typedef name is a type, as in DTrace */
-	expect_err("typedef int foo_t;\nint foo_t;\n", "D_DECL_COMBO", "line 2: invalid type combination");
+	/*
+	 * after a type among a declaration's specifiers, a typedef name is the
+	 * declared name (DTrace's dt_decl_spec), which DTrace then refuses as a
+	 * typedef's name; a second name after it is an old-style declaration
+	 */
+	expect_err("typedef int foo_t;\nint foo_t;\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
+	expect_err("typedef int foo_t;\nint foo_t x;\n", "D_DECL_IDENT",
+		   "line 2: old-style declaration or incorrect type specified");
 	expect_err("typedef int foo_t;\nlong foo_t x;\n", "D_DECL_LONGINT",
 		   "line 2: invalid type declaration: long and long long may only be used with integer or "
 		   "floating-point type");
-	/* before `[' (as before `=', `++', `--') the lexer takes it for a variable, as DTrace does */
-	expect_ok("typedef int foo_t; int foo_t[2]; BEGIN { foo_t[0] = 1; trace(foo_t[0]); }");
-	/* behind `*' it is the declarator's name */
-	expect_ok("typedef int foo_t; int *foo_t; BEGIN { trace(foo_t); }");
+	/* before `[' (as before `=', `++', `--') the lexer takes it for a name, as DTrace does */
+	expect_err("typedef int foo_t;\nint foo_t[2];\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
+	expect_ok("typedef int foo_t; struct s { int foo_t[2]; } v; BEGIN { v.foo_t[0] = 1; trace(v.foo_t[0]); }");
 	/* an inline may bear a typedef's name (before `=' the lexer takes it for a name) */
 	expect_const("typedef int foo_t; inline int foo_t = 3; BEGIN { trace(foo_t + 1); }", "0x4");
 }
@@ -243,7 +248,8 @@ test_function_declarators(void)
 	/* elsewhere in a parameter it names the parameter */
 	expect_ok("typedef int foo_t; int (*g5)(int *foo_t); int (*g6)(int (*foo_t)(int)); BEGIN { }");
 	expect_ok("int (*g7)(int (x)); int (*g8)(register int x); BEGIN { }");
-	expect_err("typedef int foo_t;\nint (*g9)(int foo_t);\n", "D_DECL_COMBO", "line 2: invalid type combination");
+	/* after the parameter's type, a typedef name is the parameter's name (DTrace's dt_decl_spec) */
+	expect_ok("typedef int foo_t; int (*g9)(int foo_t); BEGIN { }");
 	/* array and pointer abstract declarators */
 	expect_const("BEGIN { trace(sizeof (int [3])); }", "0xc");
 	expect_const("BEGIN { trace(sizeof (int *[3])); }", "0x18");

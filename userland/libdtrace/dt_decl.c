@@ -67,6 +67,40 @@ dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t)
 	ds->named = t;
 }
 
+/*
+ * A typedef name among a declaration's specifiers (DTrace's dt_decl_spec()):
+ * the type, unless one came before it.  Then in a typedef it names the type
+ * again ("identifier redeclared"); elsewhere it is the declared name, as if
+ * the lexer had given an identifier (and a second name after it is an
+ * old-style declaration).
+ */
+void
+dt_ds_tname(dt_pcb_t *pcb, dt_declspec_t *ds, const char *name)
+{
+	if (ds->base == 0 && ds->named == NULL) {
+		dt_ds_named(pcb, ds, dt_type_lookup(pcb, name));
+		return;
+	}
+	if (ds->cls == DT_DC_TYPEDEF)
+		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
+	if (ds->ident != NULL)
+		dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");
+	ds->ident = name;
+}
+
+/* The declarator of a name read among the specifiers (dt_ds_tname), if any. */
+static dt_declarator_t *
+dt_ds_ident(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
+{
+	if (ds->ident == NULL)
+		return dd;
+	if (dd != NULL)
+		dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");
+	dd = dt_dd_new(pcb, DT_DD_NAME);
+	dd->name = ds->ident;
+	return dd;
+}
+
 dt_type_t *
 dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 {
@@ -163,6 +197,7 @@ dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 	if (ds->cls != DT_DC_NONE && ds->cls != DT_DC_REGISTER)
 		dt_error(pcb, 0, D_DECL_PARMCLASS,
 			 "inappropriate storage class for function or associative array parameter");
+	dd = dt_ds_ident(pcb, ds, dd);
 	t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
 	n = dt_node_type(pcb, t);
 	n->string = name;
@@ -339,6 +374,7 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 {
 	dt_type_t *base = dt_ds_type(pcb, ds);
 
+	list = dt_ds_ident(pcb, ds, list);
 	if (list == NULL) {
 		/* "struct foo { ... };" or "enum e { ... };" alone is fine */
 		dt_type_t *r = dt_type_resolve(base);
@@ -362,11 +398,10 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		if (ds->cls == DT_DC_TYPEDEF) {
 			if (dt_idtab_lookup(&pcb->globals, name) != NULL || dt_builtin_lookup(pcb, name) != NULL)
 				dt_error(pcb, 0, D_DECL_IDRED, "global variable identifier redeclared: %s", name);
-			dt_type_t *old = dt_type_lookup_d(pcb, name);
-			if (old != NULL && !dt_type_compat(old, t))
-				dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: %s", name);
-			if (old == NULL)
-				dt_type_define(pcb, name, t);
+			/* reached when the lexer gave the name as an identifier (`typedef int t[2]' again) */
+			if (dt_type_lookup_d(pcb, name) != NULL)
+				dt_error(pcb, 0, D_DECL_IDRED, "typedef redeclared: %s", name);
+			dt_type_define(pcb, name, t);
 			continue;
 		}
 		cls = ds->cls;
@@ -385,6 +420,13 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 			dt_error(pcb, 0, D_DECL_ARRNULL,
 				 "array declaration requires array dimension or tuple signature: %s", name);
 
+		/*
+		 * DTrace's checks, in its order.  Its globals include the
+		 * built-ins, and the program's inlines and enumerators, which
+		 * our compiler keeps in pcb->builtins: a declaration of such a
+		 * name is compared with it like one of a variable (an inline of
+		 * the same type is declared again, harmlessly).
+		 */
 		dt_idtab_t *tab = &pcb->globals;
 		uint32_t fl = DT_IDFLG_WRITE | DT_IDFLG_DECL;
 		if (ds->cls == DT_DC_SELF) {
@@ -393,19 +435,26 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		} else if (ds->cls == DT_DC_THIS) {
 			tab = &pcb->locals;
 			fl |= DT_IDFLG_LOCAL;
-			if (tup != NULL)
-				dt_error(pcb, 0, D_DECL_LOCASSC, "associative arrays may not be declared as local variables: %s", name);
 		}
-		if (dt_builtin_lookup(pcb, name) != NULL)
-			dt_error(pcb, 0, D_DECL_IDRED, "built-in identifier redeclared: %s", name);
 		dt_ident_t *idp = dt_idtab_lookup(tab, name);
+		if (idp == NULL && tab == &pcb->globals)
+			idp = dt_builtin_lookup(pcb, name);
+		if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))
+			dt_error(pcb, 0, D_DECL_IDRED, "built-in identifier redeclared: %s", name);
+		if (dt_type_lookup_d(pcb, name) != NULL)
+			dt_error(pcb, 0, D_DECL_IDRED, "typedef identifier redeclared: %s", name);
+		if (tup != NULL && ds->cls == DT_DC_THIS)
+			dt_error(pcb, 0, D_DECL_LOCASSC, "associative arrays may not be declared as local variables: %s",
+				 name);
 		if (idp != NULL) {
 			dt_idkind_t kind = tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR;
-			if (!dt_type_compat(idp->type, t) || idp->kind != kind) {
+			/* DTrace's inlines are scalars */
+			dt_idkind_t okind = idp->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : idp->kind;
+			if (!dt_type_compat(idp->type, t) || okind != kind) {
 				char n1[256], n2[256];
 				dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s\n\t current: %s %s\n\tprevious: %s %s",
 					 name, dt_idkind_name(kind), dt_type_name(t, n1, sizeof(n1)),
-					 dt_idkind_name(idp->kind),
+					 dt_idkind_name(okind),
 					 idp->type != NULL ? dt_type_name(idp->type, n2, sizeof(n2)) : "<none>");
 			}
 			if (tup != NULL) {
@@ -660,7 +709,7 @@ void
 dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr)
 {
 	const char *name;
-	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
+	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dt_ds_ident(pcb, ds, dd), &name);
 	dt_node_t *e;
 
 	if (ds->cls != DT_DC_NONE)

@@ -473,12 +473,13 @@ init_declarator_list:
 
 /*
  * Declaration specifiers.  As in DTrace, a typedef name among a declaration's
- * specifiers is always a type specifier (`int foo_t;' is an invalid type
- * combination, found by dt_ds_named()), so the declarator that follows the
- * specifiers may not begin with a typedef name (declarator_notn); behind
- * `*' or inside parentheses it may (`int *foo_t', `int (foo_t)').  Storage
- * classes, qualifiers and type keywords may come in any order; bad
- * combinations are found by dt_ds_*().
+ * specifiers is read there (dt_ds_tname()): the type when none came before
+ * it, else the declared name (`int foo_t;' declares foo_t, which DTrace then
+ * refuses as a typedef's name; in a typedef it is a redeclaration), so the
+ * declarator that follows the specifiers may not begin with a typedef name
+ * (declarator_notn); behind `*' or inside parentheses it may (`int *foo_t',
+ * `int (foo_t)').  Storage classes, qualifiers and type keywords may come in
+ * any order; bad combinations are found by dt_ds_*().
  */
 declaration_specifiers:
 		d_storage_class			{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, (int)$1); }
@@ -490,7 +491,7 @@ declaration_specifiers:
 	|	declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
 	|	declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
-	|	declaration_specifiers DT_TOK_TNAME { dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	|	declaration_specifiers DT_TOK_TNAME { dt_ds_tname(pcb, $1, $2); $$ = $1; }
 	;
 
 /*
@@ -507,7 +508,7 @@ parameter_declaration_specifiers:
 	|	parameter_declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	parameter_declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
 	|	parameter_declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
-	|	parameter_declaration_specifiers DT_TOK_TNAME { dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
+	|	parameter_declaration_specifiers DT_TOK_TNAME { dt_ds_tname(pcb, $1, $2); $$ = $1; }
 	;
 
 /* Type names and struct/union members: the same, without storage classes. */

@@ -345,6 +345,7 @@ typedef struct dt_declspec {
 	uint32_t mods;
 	int base;           /* DT_KEY_* base keyword or 0 */
 	dt_type_t *named;   /* typedef name, struct/union/enum */
+	const char *ident;  /* a typedef name after the type: the declared name (dt_ds_tname) */
 	int line;
 } dt_declspec_t;
 
@@ -369,6 +370,7 @@ void dt_ds_base(dt_pcb_t *pcb, dt_declspec_t *ds, int kw);
 void dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod);
 void dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls);
 void dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t);
+void dt_ds_tname(dt_pcb_t *pcb, dt_declspec_t *ds, const char *name);
 dt_type_t *dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds);
 dt_declarator_t *dt_dd_new(dt_pcb_t *pcb, int kind);
 dt_declarator_t *dt_dd_append(dt_declarator_t *list, dt_declarator_t *d);

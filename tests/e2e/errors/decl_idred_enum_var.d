@@ -1,0 +1,2 @@
+enum e { A };
+int A;

@@ -1,0 +1,2 @@
+inline int k = 1;
+long k;

@@ -1,0 +1,1 @@
+self int uint64_t;

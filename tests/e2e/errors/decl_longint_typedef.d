@@ -1,0 +1,2 @@
+typedef int t;
+typedef long t;
