@@ -110,6 +110,19 @@ dofb_probedesc(dofb_t *b, const char *prov, const char *mod, const char *func, c
 	return dofb_add(b, DOF_SECT_PROBEDESC, sizeof(dof_secidx_t), 0, &pd, sizeof(pd));
 }
 
+/* A probe description that also names its probe by id (dofp_id), as
+ * dtrace -i's descriptions do. */
+static inline uint32_t
+dofb_probedesc_id(dofb_t *b, uint32_t id, const char *prov, const char *mod, const char *func,
+		  const char *name)
+{
+	uint32_t sec = dofb_probedesc(b, prov, mod, func, name);
+	dof_probedesc_t *pd = (dof_probedesc_t *)(void *)b->secs[sec].data;
+
+	pd->dofp_id = id;
+	return sec;
+}
+
 /* A DIFO: text, optional integer table, string table (raw bytes, must end
  * in NUL) and variable table; returns the DIFOHDR section's index. */
 static inline uint32_t
