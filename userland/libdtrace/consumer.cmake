@@ -6,7 +6,6 @@
 # core needs this OS's backend, dt_backend_<os>.c, which CMake picks here:
 # no C file asks which OS it is on.  A kernel port adds its ioctl backend
 # file and the condition that selects it.
-find_library(DT_LIBELF elf REQUIRED)
 find_path(DT_XXHASH_INCLUDE xxhash.h REQUIRED)
 
 add_library(dtrace STATIC
@@ -26,7 +25,7 @@ add_library(dtrace STATIC
 	dt_work.c)
 target_include_directories(dtrace PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core)
 target_include_directories(dtrace SYSTEM PRIVATE ${DT_XXHASH_INCLUDE})
-target_link_libraries(dtrace PUBLIC ${DT_LIBELF})
+target_link_libraries(dtrace PUBLIC dt_elf)
 target_compile_options(dtrace PRIVATE -Wshadow -Wmissing-prototypes)
 
 if(TARGET dt_compiler)

@@ -14,14 +14,13 @@
  * it exports (-rdynamic).  Called with dt_modtypes.c's lock held.
  */
 #include <ctf-api.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "dt_elf.h"
 #include "dt_modtypes.h"
 
 typedef struct dt_ctf {
@@ -39,10 +38,9 @@ dt_ctf_present(const char *path)
 	bool found = false;
 	int fd;
 
-	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((elf = dt_elf_open(path, &fd)) == NULL)
 		return false;
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) != NULL && elf_kind(elf) == ELF_K_ELF &&
-	    elf_getshdrstrndx(elf, &shstrndx) == 0) {
+	if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
 		while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
 			GElf_Shdr sh;
 			const char *name;
@@ -53,9 +51,7 @@ dt_ctf_present(const char *path)
 				found = true;
 		}
 	}
-	if (elf != NULL)
-		(void)elf_end(elf);
-	(void)close(fd);
+	dt_elf_close(elf, fd);
 	return found;
 }
 

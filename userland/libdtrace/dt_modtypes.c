@@ -10,7 +10,6 @@
  * in that compilation's arena.  Lookups, hits and misses alike, are cached
  * per compilation because the lexer asks about every identifier.
  */
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "dt_grammar.h"
+#include "dt_elf.h"
 #include "dt_modtypes.h"
 
 /* One file's type data, opened once per process (again if the file is replaced). */
@@ -473,30 +473,12 @@ dt_elf_symbol(const char *path, const char *name, uint64_t *valuep, uint64_t *ba
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
 	bool found = false;
 	int fd;
 
-	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((elf = dt_elf_open(path, &fd)) == NULL)
 		return false;
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL || gelf_getehdr(elf, &eh) == NULL) {
-		if (elf != NULL)
-			(void)elf_end(elf);
-		(void)close(fd);
-		return false;
-	}
-	*isexecp = eh.e_type == ET_EXEC;
-	*basep = 0;
-	size_t nph = 0;
-	if (elf_getphdrnum(elf, &nph) == 0) {
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-			if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD) {
-				*basep = ph.p_vaddr - ph.p_offset;
-				break;
-			}
-		}
-	}
+	*basep = dt_elf_loadbase(elf, isexecp);
 	for (int pass = 0; pass < 2 && !found; pass++) {
 		Elf32_Word want = pass == 0 ? SHT_SYMTAB : SHT_DYNSYM;
 		scn = NULL;
@@ -526,8 +508,7 @@ dt_elf_symbol(const char *path, const char *name, uint64_t *valuep, uint64_t *ba
 			}
 		}
 	}
-	(void)elf_end(elf);
-	(void)close(fd);
+	dt_elf_close(elf, fd);
 	return found;
 }
 

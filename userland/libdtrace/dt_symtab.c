@@ -9,7 +9,6 @@
  * searched by address.  A miss rereads the maps, since objects come and go.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dt_elf.h"
 #include "dt_impl.h"
 
 typedef struct dt_sym {
@@ -76,14 +76,8 @@ dt_obj_load(dt_obj_t *obj)
 	int fd;
 
 	obj->do_loaded = 1;
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if ((elf = dt_elf_open(obj->do_path, &fd)) == NULL)
 		return;
-	if ((fd = open(obj->do_path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
-		(void)close(fd);
-		return;
-	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &shdr) == NULL)
 			continue;
@@ -126,8 +120,7 @@ dt_obj_load(dt_obj_t *obj)
 				obj->do_nsyms++;
 		}
 	}
-	(void)elf_end(elf);
-	(void)close(fd);
+	dt_elf_close(elf, fd);
 	if (obj->do_nsyms != 0)
 		qsort(obj->do_syms, obj->do_nsyms, sizeof(dt_sym_t), dt_sym_cmp);
 }
@@ -156,33 +149,17 @@ dt_obj_get(dt_symtab_t *st, const char *path)
 static uint64_t
 dt_obj_firstload(const char *path, int *isexec)
 {
-	uint64_t vaddr = 0;
+	uint64_t vaddr;
+	bool exec;
 	Elf *elf;
-	GElf_Ehdr ehdr;
-	size_t i, n;
 	int fd;
 
 	*isexec = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((elf = dt_elf_open(path, &fd)) == NULL)
 		return 0;
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) != NULL) {
-		if (gelf_getehdr(elf, &ehdr) != NULL) {
-			*isexec = ehdr.e_type == ET_EXEC;
-			if (elf_getphdrnum(elf, &n) == 0) {
-				for (i = 0; i < n; i++) {
-					GElf_Phdr ph;
-
-					if (gelf_getphdr(elf, (int)i, &ph) != NULL &&
-					    ph.p_type == PT_LOAD) {
-						vaddr = ph.p_vaddr - ph.p_offset;
-						break;
-					}
-				}
-			}
-		}
-		(void)elf_end(elf);
-	}
-	(void)close(fd);
+	vaddr = dt_elf_loadbase(elf, &exec);
+	*isexec = exec;
+	dt_elf_close(elf, fd);
 	return vaddr;
 }
 
