@@ -344,7 +344,8 @@ test_error_forms(void)
 /*
  * Operands as DTrace's dt_cook_op1/dt_cook_op2 check them: a compound
  * assignment reads its left side, so it may not create a variable (++ and
- * -- may, as an int64_t).
+ * -- may, as an int64_t).  Actions and aggregations are refused by their
+ * types, except by the comma operator.
  */
 static void
 test_operand_rules(void)
@@ -356,6 +357,16 @@ test_operand_rules(void)
 	expect_err("BEGIN { x /= 0; }", "D_DIV_ZERO", "line 1: expression contains division by zero");
 	expect_ok("BEGIN { x++; x += 1; self->y--; self->y -= 1; this->z++; this->z *= 2; a[1]++; a[1] &= 1; }");
 	expect_ok("int x; self int y; BEGIN { x += 1; self->y -= 1; }");
+	/* D_OP_ACT is the comma's; elsewhere an action's or aggregation's type decides */
+	expect_err("BEGIN { x = printf(\"a\") + 1; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"void\" + \"int\"");
+	expect_err("BEGIN { @c = count(); x = @c; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"scalar\" = \"aggregation\"");
+	expect_err("BEGIN { @c = count(); a[1] = @c; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"associative array\" = \"aggregation\"");
+	expect_err("BEGIN { x = 1; x = count(); }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"int\" = \"void\"");
+	expect_err("BEGIN { x = (trace(1), 2); }", "D_OP_ACT", "line 1: operator , operands cannot be actions");
 }
 
 /* Clauses are typed once per probe description, in its probe's context. */

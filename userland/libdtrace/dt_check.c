@@ -1209,8 +1209,19 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			l->line = n->line;
 			return l;
 		}
-		if (r->kind == DT_NODE_AGG || (r->kind == DT_NODE_FUNC && r->ident->kind == DT_IDENT_AGGFUNC))
-			dnerror(pcb, n, D_OP_ACT, "operator %s operands cannot be actions", dt_opstr(op));
+		if (r->kind == DT_NODE_AGG) {
+			/*
+			 * An aggregation is of dynamic type, which nothing may be
+			 * assigned from; a new variable would take that type
+			 * first and be named by its kind, as DTrace does.
+			 */
+			bool fresh = l->kind == DT_NODE_VAR && l->ident->type == NULL &&
+			             !(l->ident->flags & DT_IDFLG_BUILTIN);
+			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
+				fresh ? dt_idkind_name(l->ident->kind) : dt_node_type_name(l, n1, sizeof(n1)),
+				dt_opstr(op), dt_node_type_name(r, n2, sizeof(n2)));
+		}
+		/* an aggregating function's value is void, as an action's (count() is "void") */
 		/* a new variable takes the void type first, as in DTrace: "void" = "void" */
 		dt_assign_var_type(pcb, l, r);
 		if (dt_node_is_void(r))

@@ -1,0 +1,6 @@
+/* a new variable would take the aggregation's dynamic type: named by its kind */
+BEGIN
+{
+	@c = count();
+	x = @c;
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	@c = count();
+	x = 1;
+	x = @c;
+}
