@@ -509,6 +509,22 @@ static const struct {
 	    "\n"
 	    "NAME             ID   KND SCP FLAG TYPE\n"
 	    "b                500  arr glb r/w  string (unknown) by ref (size 256)\n"},
+	/* a string is an array of char: *s and s[i] load one signed byte from its address */
+	{"BEGIN { trace(*\"abc\"); trace(\"abc\"[1]); }",
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 1)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 26000101    sets DT_STRING[1], %r1\t\t! \"abc\"\n"
+	    "01: 1c010001    ldsb [%r1], %r1\n"
+	    "02: 23000001    ret  %r1\n"
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 1)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 26000101    sets DT_STRING[1], %r1\t\t! \"abc\"\n"
+	    "01: 25000002    setx DT_INTEGER[0], %r2\t\t! 0x1\n"
+	    "02: 07010201    add  %r1, %r2, %r1\n"
+	    "03: 1c010001    ldsb [%r1], %r1\n"
+	    "04: 23000001    ret  %r1\n"},
 };
 
 /* A program from a file (dtrace -s): D_NOREG carries the clause's line. */

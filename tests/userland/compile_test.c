@@ -367,6 +367,9 @@ test_operand_rules(void)
 	expect_err("BEGIN { x = 1; x = count(); }", "D_OP_INCOMPAT",
 		   "line 1: operands have incompatible types: \"int\" = \"void\"");
 	expect_err("BEGIN { x = (trace(1), 2); }", "D_OP_ACT", "line 1: operator , operands cannot be actions");
+	/* a string dereferences as an array of char */
+	expect_ok("BEGIN { s = \"abc\"; trace(*s); trace(s[1]); trace(*\"abc\"); trace(\"abc\"[2]); }");
+	expect_err("BEGIN { *\"abc\" = 1; }", "D_OP_WRITE", "line 1: operator = can only be applied to a writable variable");
 }
 
 /* Clauses are typed once per probe description, in its probe's context. */

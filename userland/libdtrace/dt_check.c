@@ -894,7 +894,17 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dt_node_type_assign(n, xl->type);
 			break;
 		}
-		if (dt_node_is_string(c) || t == NULL || (t->kind != DT_TK_PTR && t->kind != DT_TK_ARRAY))
+		if (dt_node_is_string(c)) {
+			/* D's string is an array of char to DTrace: *s is its first char */
+			dt_node_type_assign(n, pcb->t_char);
+			n->flags |= DT_NF_LVALUE;
+			if (c->flags & DT_NF_WRITABLE)
+				n->flags |= DT_NF_WRITABLE;
+			if (c->flags & DT_NF_USERLAND)
+				n->flags |= DT_NF_USERLAND;
+			break;
+		}
+		if (t == NULL || (t->kind != DT_TK_PTR && t->kind != DT_TK_ARRAY))
 			dnerror(pcb, n, D_DEREF_NONPTR, "cannot dereference non-pointer type");
 		dt_type_t *rt = dt_type_resolve(t->ref);
 		if (rt == NULL || rt->kind == DT_TK_VOID)
