@@ -525,6 +525,25 @@ static const struct {
 	    "02: 07010201    add  %r1, %r2, %r1\n"
 	    "03: 1c010001    ldsb [%r1], %r1\n"
 	    "04: 23000001    ret  %r1\n"},
+	/* setopt() of a computed name: its DIFO reads the variable; the absent value is not listed */
+	{"BEGIN { x = \"quiet\"; setopt(x); }",
+	    "\n"
+	    "DIFO 0x@ returns string (unknown) by ref (size 256)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 26000101    sets DT_STRING[1], %r1\t\t! \"quiet\"\n"
+	    "01: 2a050001    stgs %r1, DT_VAR(1280)\t\t! DT_VAR(1280) = \"x\"\n"
+	    "02: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "x                500  scl glb w    string (unknown) by ref (size 256)\n"
+	    "\n"
+	    "DIFO 0x@ returns string (unknown) by ref (size 256)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29050001    ldgs DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"x\"\n"
+	    "01: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "x                500  scl glb r    string (unknown) by ref (size 256)\n"},
 };
 
 /* A program from a file (dtrace -s): D_NOREG carries the clause's line. */

@@ -1011,26 +1011,20 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 		dt_act_add(al, DTRACEACT_LIBACT, dt_difo_const(pcb, 0))->arg = DT_ACT_FTRUNCATE;
 		break;
 	case DT_ACT_SETOPT: {
+		/* any string expressions: the consumer applies them when it reads the records */
 		dt_node_t *o = call->args;
-		if (o->kind != DT_NODE_STRING || (o->list != NULL && o->list->kind != DT_NODE_STRING))
-			dnerror(pcb, call, D_PROTO_ARG, "setopt( ) arguments must be string constants");
 		dt_node_t *save = o->list;
 		o->list = NULL;
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_LIBACT, dt_expr_difo(pcb, o, "action"));
 		s->arg = DT_ACT_SETOPT;
 		o->list = save;
-		dt_difo_t *vp;
-		if (save != NULL) {
-			vp = dt_expr_difo(pcb, save, "action");
-		} else {
-			/* no value: an integer 0, which the consumer reads as "1" (set) */
-			vp = dt_expr_difo(pcb, dt_node_int(pcb, 0), "action");
-			memset(&vp->rtype, 0, sizeof(vp->rtype));
-			vp->rtype.dtdt_kind = DIF_TYPE_CTF;
-			vp->rtype.dtdt_ckind = 1;
-			vp->rtype.dtdt_size = sizeof(uint64_t);
-		}
-		s = dt_act_add(al, DTRACEACT_LIBACT, vp);
+		/*
+		 * No value: an integer 0 built directly (not assembled, so -S does
+		 * not list it, as DTrace's dt_action_difconst), which the consumer
+		 * reads as "1" (set).
+		 */
+		s = dt_act_add(al, DTRACEACT_LIBACT,
+			       save != NULL ? dt_expr_difo(pcb, save, "action") : dt_difo_const(pcb, 0));
 		s->arg = DT_ACT_SETOPT;
 		break;
 	}
