@@ -137,7 +137,12 @@ static void
 test_casts(void)
 {
 	expect_const("BEGIN { trace((unsigned char)300); }", "0x2c");
-	expect_const("BEGIN { trace((char)-1 + 0); }", "0xffffffffffffffff");
+	/* DTrace's dt_cast narrows a constant by zero-filling: (char)-1 is 0xff, not -1 */
+	expect_const("BEGIN { trace((char)-1 + 0); }", "0xff");
+	expect_const("BEGIN { trace((long long)(char)-1); }", "0xffffffffffffffff");
+	expect_const("BEGIN { trace((short)(char)-1); }", "0xffff");
+	expect_const("BEGIN { trace((unsigned int)-1); }", "0xffffffffffffffff");
+	expect_const("BEGIN { trace((long)(unsigned char)-1); }", "0xff");
 	expect_const("BEGIN { trace((int)(long)(char)259); }", "0x3");
 	expect_print_type("BEGIN { print((char)1); }", DT_CTYPE_INT, 1, "char");
 	expect_print_type("typedef unsigned char uc_t; BEGIN { print((uc_t)300); }", DT_CTYPE_INT, 1, NULL);

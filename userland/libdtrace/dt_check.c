@@ -318,6 +318,35 @@ dt_fold_signed(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
 	return t != NULL && t->issigned;
 }
 
+/*
+ * An integer constant converted to type `to' as DTrace's dt_cast does it
+ * on the 64-bit value: narrowing keeps the low bytes and zero-fills above
+ * them ((char)0x1ff is 0xff, not -1); widening sign-extends to the new size
+ * only a signed source ((short)(char)-1 is 0xffff, (long long)(char)-1 is
+ * -1); a cast to the same size changes nothing but the type.
+ */
+static uint64_t
+dt_cast_const(dt_node_t *c, dt_type_t *to)
+{
+	dt_type_t *st = dt_type_resolve(c->type), *dt = dt_type_resolve(to);
+	uint64_t v = c->value;
+
+	if (st == NULL || dt == NULL || st->size == 0 || dt->size == 0 || st->size > 8 || dt->size > 8)
+		return v;
+	if (dt->size < st->size) {
+		unsigned n = (unsigned)(8 - dt->size) * 8;
+		v = (v << n) >> n;
+	} else if (dt->size > st->size) {
+		unsigned n = (unsigned)(8 - st->size) * 8, s = (unsigned)(dt->size - st->size) * 8;
+		v <<= n;
+		if (c->flags & DT_NF_SIGNED)
+			v = (uint64_t)((int64_t)v >> s) >> (n - s);
+		else
+			v >>= n;
+	}
+	return v;
+}
+
 static dt_node_t *
 dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 {
@@ -1016,6 +1045,9 @@ static void
 dt_assign_common(dt_pcb_t *pcb, dt_node_t *n)
 {
 	dt_node_t *l = n->left;
+	/* a constant right side is converted to the left side's size first, as DTrace does */
+	if (n->right->kind == DT_NODE_INT)
+		n->right->value = dt_cast_const(n->right, l->type);
 	if (!(l->flags & DT_NF_LVALUE))
 		dnerror(pcb, n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand",
 			dt_opstr(n->op));
@@ -1169,7 +1201,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		if (lr->kind == DT_TK_PTR)
 			n->flags |= DT_NF_WRITABLE;
 		if (r->kind == DT_NODE_INT && dt_type_is_integer(lt)) {
-			dt_node_t *f = dt_node_int(pcb, dt_fold_cast(r->value, lt));
+			dt_node_t *f = dt_node_int(pcb, dt_cast_const(r, lt));
 			f->line = n->line;
 			dt_node_type_assign(f, lt);
 			return f;
