@@ -1,7 +1,8 @@
 /*
  * compile_decl.c: declarations as DTrace's dt_decl.c and dt_node_decl()
  * take them, where an e2e test would say less: large enums (the compile
- * stays linear), the last enumerator's value, and the exact errors.
+ * stays linear), long chains of inlines (bounded), the values and the exact
+ * errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,10 +108,74 @@ test_large_enum(void)
 	expect_const("enum e { A = 5, B, C = A + 10, D }; BEGIN { trace(D); }", "0x10");
 }
 
+/*
+ * "inline int a0 = <first>;\n" then n - 1 lines "inline int a<k> = <step>;\n",
+ * each %1$d in step standing for k - 1, then `tail' (malloc'd).
+ */
+static char *
+inline_chain(int n, const char *first, const char *step, const char *tail)
+{
+	size_t cap = (size_t)n * (strlen(step) + 64) + strlen(first) + strlen(tail) + 64, len = 0;
+	char *src = malloc(cap);
+
+	if (src == NULL)
+		return NULL;
+	len += (size_t)snprintf(src + len, cap - len, "inline int a0 = %s;\n", first);
+	for (int k = 1; k < n; k++) {
+		len += (size_t)snprintf(src + len, cap - len, "inline int a%d = ", k);
+		len += (size_t)snprintf(src + len, cap - len, step, k - 1);
+		len += (size_t)snprintf(src + len, cap - len, ";\n");
+	}
+	snprintf(src + len, cap - len, "%s", tail);
+	return src;
+}
+
+/*
+ * Chains of inlines.  Each use of an inline copies its expansion, so a
+ * chain of constants (folded, one node each) is cheap at any length, while
+ * expressions grow with the chain: an inline nested deeper than an
+ * expression may be written, or a program whose uses of inlines copy more
+ * than the compiler's limit of nodes, is refused instead of exhausting the
+ * stack or memory (DTrace has no limit and overflows).
+ */
+static void
+test_inline_chains(void)
+{
+	char *src = inline_chain(5000, "1", "a%1$d + 1", "BEGIN { trace(a4999); }");
+
+	if (src != NULL)
+		expect_const(src, "0x1388");
+	free(src);
+	/* a: 600 operators deep; b uses a 500 operators down: 1100 once a is expanded */
+	{
+		size_t cap = 20 * 1100 + 256, len = 0;
+		char *p = malloc(cap);
+		if (p != NULL) {
+			len += (size_t)snprintf(p + len, cap - len, "inline int a = timestamp");
+			for (int i = 0; i < 600; i++)
+				len += (size_t)snprintf(p + len, cap - len, " + timestamp");
+			len += (size_t)snprintf(p + len, cap - len, ";\ninline int b = a");
+			for (int i = 0; i < 500; i++)
+				len += (size_t)snprintf(p + len, cap - len, " + timestamp");
+			snprintf(p + len, cap - len, ";\nBEGIN { trace(b); }");
+			expect_err(p, "D_SYNTAX",
+				   "line 2: inline b is nested too deeply once inlines are expanded (more than 1000 operators)");
+		}
+		free(p);
+	}
+	/* each step doubles: a17 would make the copies pass 2^20 nodes */
+	src = inline_chain(40, "timestamp", "a%1$d * a%1$d", "BEGIN { trace(a39); }");
+	if (src != NULL)
+		expect_err(src, "D_SYNTAX",
+			   "line 19: program is too large once inlines are expanded (more than 1048576 nodes at a17)");
+	free(src);
+}
+
 int
 main(void)
 {
 	test_large_enum();
+	test_inline_chains();
 
 	printf("%d passed, %d failed\n", passes, failures);
 	return failures != 0;

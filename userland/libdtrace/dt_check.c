@@ -792,6 +792,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		}
 		case DT_IDENT_INLINE: {
 			/* each use is a private copy, converted to the declared type */
+			dt_decl_inline_use(pcb, n, idp);
 			dt_node_t *e = dt_node_copy_list(pcb, idp->inline_expr);
 			e->line = n->line;
 			if (dt_type_compat(e->type, idp->type))

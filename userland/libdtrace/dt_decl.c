@@ -705,6 +705,48 @@ dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e)
 
 /* ---- inline ---------------------------------------------------------------- */
 
+/*
+ * DTrace generates an inline's code from its one tree at each use; this
+ * compiler copies the cooked tree into each use instead, so an inline
+ * defined from others holds copies of their expansions, and a chain of
+ * inlines each using the one before (a2 = a1 + x; a3 = a2 + x; ...) grows
+ * as the square of its length, and doubles at each step when each uses the
+ * one before twice.  Two limits keep any program within bounds where DTrace
+ * would run out of stack or memory: an inline's expanded expression may be
+ * nested no deeper than an expression may be written (DT_EXPR_MAXDEPTH in
+ * dt_grammar.y), and the copies made for a program's uses of inlines may
+ * hold DT_INLINE_MAXNODES nodes in all.  Folded constants are one node, so
+ * chains of constants (a2 = a1 + 1) never approach either.
+ */
+#define DT_INLINE_MAXDEPTH 1000
+#define DT_INLINE_MAXNODES (1u << 20)
+
+/* The deepest operator nesting (edges to the farthest leaf) and the node count of a tree. */
+static void
+dt_decl_measure(const dt_node_t *n, int depth, int *maxdepth, uint64_t *nodes)
+{
+	for (; n != NULL; n = n->list) {
+		(*nodes)++;
+		if (depth > *maxdepth)
+			*maxdepth = depth;
+		dt_decl_measure(n->left, depth + 1, maxdepth, nodes);
+		dt_decl_measure(n->right, depth + 1, maxdepth, nodes);
+		dt_decl_measure(n->cond, depth + 1, maxdepth, nodes);
+		dt_decl_measure(n->args, depth + 1, maxdepth, nodes);
+		dt_decl_measure(n->aggfun, depth + 1, maxdepth, nodes);
+		dt_decl_measure(n->pred, depth + 1, maxdepth, nodes);
+	}
+}
+
+void
+dt_decl_inline_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_ident_t *idp)
+{
+	pcb->inline_nodes += idp->nnodes;
+	if (pcb->inline_nodes > DT_INLINE_MAXNODES)
+		dnerror(pcb, n, D_SYNTAX, "program is too large once inlines are expanded (more than %u nodes at %s)",
+			DT_INLINE_MAXNODES, idp->name);
+}
+
 void
 dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr)
 {
@@ -741,9 +783,16 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 		dt_error(pcb, 0, D_OP_INCOMPAT, "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
 			 name, dt_type_name(t, n1, sizeof(n1)), dt_type_name(e->type, n2, sizeof(n2)));
 	}
+	int depth = 0;
+	uint64_t nodes = 0;
+	dt_decl_measure(e, 0, &depth, &nodes);
+	if (depth > DT_INLINE_MAXDEPTH)
+		dt_error(pcb, 0, D_SYNTAX, "inline %s is nested too deeply once inlines are expanded (more than %d operators)",
+			 name, DT_INLINE_MAXDEPTH);
 	dt_ident_t *idp = dt_idtab_insert(pcb, &pcb->builtins, name, DT_IDENT_INLINE, 0);
 	idp->type = t;
 	idp->inline_expr = e;
+	idp->nnodes = nodes;
 }
 
 /* ---- translators ---------------------------------------------------------------- */
