@@ -515,6 +515,7 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 	if (ref) {
 		if (t == NULL) {
 			t = dt_type_new(pcb, DT_TK_FWD, tag, 0);
+			t->fwdkind = kind;
 			t->next = pcb->tags;
 			pcb->tags = t;
 		}
@@ -624,20 +625,38 @@ dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou)
 	pcb->sou_depth--;
 }
 
+/* enum e: the definition, else a forward declaration (a module's definition comes later) */
+dt_type_t *
+dt_decl_enum_ref(dt_pcb_t *pcb, const char *tag)
+{
+	dt_type_t *t = dt_type_tag(pcb, DT_TK_ENUM, tag);
+
+	if (t == NULL) {
+		t = dt_type_new(pcb, DT_TK_FWD, tag, 0);
+		t->fwdkind = DT_TK_ENUM;
+		t->next = pcb->tags;
+		pcb->tags = t;
+	}
+	return t;
+}
+
+/*
+ * enum e { ...: unlike a struct's, an enum's forward declaration is not
+ * completed by a definition: DTrace asks libctf for the enum's enumerators,
+ * and a forward declaration has none to give (ctf_enum_iter fails), so the
+ * definition is a redeclaration.
+ */
 dt_type_t *
 dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag)
 {
 	dt_type_t *t = tag != NULL ? dt_type_tag_d(pcb, DT_TK_ENUM, tag) : NULL;
-	if (t != NULL && t->kind == DT_TK_ENUM && t->members != NULL)
+	if (t != NULL)
 		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: enum %s", tag);
-	if (t == NULL) {
-		t = dt_type_new(pcb, DT_TK_ENUM, tag, 4);
-		if (tag != NULL) {
-			t->next = pcb->tags;
-			pcb->tags = t;
-		}
+	t = dt_type_new(pcb, DT_TK_ENUM, tag, 4);
+	if (tag != NULL) {
+		t->next = pcb->tags;
+		pcb->tags = t;
 	}
-	t->kind = DT_TK_ENUM;
 	t->size = 4;
 	t->align = 4;
 	t->issigned = true;

@@ -83,6 +83,7 @@ struct dt_type {
 	int nargs;
 	bool varargs;
 	dt_type_t *ptrto; /* cached pointer-to-this */
+	dt_tkind_t fwdkind; /* DT_TK_FWD declared in D: the struct, union or enum it stands for */
 	dt_type_t *next;  /* in the pcb's list of named types */
 };
 
@@ -384,6 +385,7 @@ dt_type_t *dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag);
 void dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarator_t *dd);
 void dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou);
 dt_type_t *dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag);
+dt_type_t *dt_decl_enum_ref(dt_pcb_t *pcb, const char *tag);
 void dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val);
 void dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e);
 void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr);

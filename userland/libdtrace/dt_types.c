@@ -75,13 +75,18 @@ dt_type_lookup(dt_pcb_t *pcb, const char *name)
 	return t != NULL ? t : dt_modtypes_lookup(pcb, name);
 }
 
+/*
+ * Struct, union and enum tags are three name spaces, as in CTF (and C): a
+ * forward declaration stands for one kind, and a tag's definition completes
+ * only a forward declaration of its kind.  kind DT_TK_FWD finds any.
+ */
 dt_type_t *
 dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 {
 	for (dt_type_t *t = pcb->tags; t != NULL; t = t->next) {
 		if (t->name == NULL || strcmp(t->name, tag) != 0)
 			continue;
-		if (kind == DT_TK_FWD || t->kind == kind || t->kind == DT_TK_FWD)
+		if (kind == DT_TK_FWD || t->kind == kind || (t->kind == DT_TK_FWD && t->fwdkind == kind))
 			return t;
 	}
 	return NULL;

@@ -1,0 +1,5 @@
+union u;
+struct u {
+	int a;
+};
+union u x;

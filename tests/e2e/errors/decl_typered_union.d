@@ -1,0 +1,2 @@
+union u { int a; };
+union u { int b; };
