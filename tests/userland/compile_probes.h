@@ -2,24 +2,73 @@
  * compile_probes.h: the fixed probe list the compiler's tests compile
  * against (dt_cops_t over a table instead of a core).
  *
- * syscall::read:entry has typed arguments (int, char *, size_t) so args[]
- * typing can be tested; every other probe is untyped.
+ * The table answers PROBEARG and PROVIDER as the core does (mapping
+ * defaults to the argument's own index; a probe without typed arguments
+ * answers DTRACE_ARGNONE) so args[] typing can be tested:
+ * - dtrace:::ERROR and syscall::read:* have plain native types;
+ * - io:::start (two probes, in two functions) has translated arguments: a
+ *   struct buf * shown as bufinfo_t * and, through mapping 0, as
+ *   devinfo_t * (DTrace's io provider); io:::done is untranslated;
+ * - test:::native-unknown has a native type D cannot resolve,
+ *   test:::xlate-unknown a translated one; test:::xlate-same names its
+ *   native type again, test:::xlate-compat a compatible one;
+ * - profile probes have no typed arguments.
+ * Stability is DTrace's: dtrace and profile as our core's, syscall's
+ * arguments Private (illumos systrace), io and test arguments Evolving with
+ * Private module and function names, so io:::start types args[] though it
+ * matches two probes.
  */
 #ifndef COMPILE_PROBES_H
 #define COMPILE_PROBES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dt_compile.h"
 
 static const dtrace_probedesc_t ct_probes[] = {
-	{1, "dtrace", "", "", "BEGIN"},
-	{2, "dtrace", "", "", "END"},
-	{3, "dtrace", "", "", "ERROR"},
-	{4, "syscall", "", "read", "entry"},
-	{5, "syscall", "", "read", "return"},
-	{6, "profile", "", "", "tick-1s"},
+    {1, "dtrace", "", "", "BEGIN"},
+    {2, "dtrace", "", "", "END"},
+    {3, "dtrace", "", "", "ERROR"},
+    {4, "syscall", "", "read", "entry"},
+    {5, "syscall", "", "read", "return"},
+    {6, "profile", "", "", "tick-1s"},
+    {7, "io", "genunix", "bdev_strategy", "start"},
+    {8, "io", "nfs", "nfs4_bio", "start"},
+    {9, "io", "genunix", "biodone", "done"},
+    {10, "test", "", "", "native-unknown"},
+    {11, "test", "", "", "xlate-unknown"},
+    {12, "test", "", "", "xlate-same"},
+    {13, "test", "", "", "xlate-compat"},
+};
+
+/* argument descriptions: probe id, native type, translated type, mapping */
+static const struct ct_argtype {
+	dtrace_id_t id;
+	const char *native, *xlate;
+	int mapping;
+} ct_argtypes[] = {
+    {3, "uint64_t", "", 0},
+    {3, "uint32_t", "", 1},
+    {3, "int", "", 2},
+    {3, "int", "", 3},
+    {3, "int", "", 4},
+    {3, "uint64_t", "", 5},
+    {4, "int", "", 0},
+    {4, "char *", "", 1},
+    {4, "size_t", "", 2},
+    {5, "ssize_t", "", 0},
+    {5, "ssize_t", "", 1},
+    {7, "struct buf *", "bufinfo_t *", 0},
+    {7, "struct buf *", "devinfo_t *", 0},
+    {8, "struct buf *", "bufinfo_t *", 0},
+    {8, "struct buf *", "devinfo_t *", 0},
+    {9, "struct buf *", "", 0},
+    {10, "struct nosuch *", "", 0},
+    {11, "int", "nosuch_t", 0},
+    {12, "long unsigned int", "long unsigned int", 0},
+    {13, "int", "int32_t", 0},
 };
 
 static int
@@ -47,8 +96,13 @@ ct_match(void *arg, const dtrace_probedesc_t *pd, dtrace_probedesc_t *first)
 	(void)arg;
 	for (size_t i = 0; i < sizeof(ct_probes) / sizeof(ct_probes[0]); i++) {
 		const dtrace_probedesc_t *p = &ct_probes[i];
-		if (ct_field(pd->dtpd_provider, p->dtpd_provider) && ct_field(pd->dtpd_mod, p->dtpd_mod) &&
-		    ct_field(pd->dtpd_func, p->dtpd_func) && ct_field(pd->dtpd_name, p->dtpd_name)) {
+		bool hit = pd->dtpd_id != DTRACE_IDNONE
+		               ? pd->dtpd_id == p->dtpd_id
+		               : ct_field(pd->dtpd_provider, p->dtpd_provider) &&
+		                     ct_field(pd->dtpd_mod, p->dtpd_mod) &&
+		                     ct_field(pd->dtpd_func, p->dtpd_func) &&
+		                     ct_field(pd->dtpd_name, p->dtpd_name);
+		if (hit) {
 			if (n++ == 0 && first != NULL)
 				*first = *p;
 		}
@@ -59,15 +113,45 @@ ct_match(void *arg, const dtrace_probedesc_t *pd, dtrace_probedesc_t *first)
 static int
 ct_arg(void *arg, dtrace_argdesc_t *a)
 {
-	static const char *t[] = {"int", "char *", "size_t"};
+	int n = 0;
 	(void)arg;
-	if (a->dtargd_id != 4)
+	if (a->dtargd_id == DTRACE_IDNONE ||
+	    a->dtargd_id > sizeof(ct_probes) / sizeof(ct_probes[0]))
 		return -1;
-	if (a->dtargd_ndx > 2) {
-		a->dtargd_ndx = DTRACE_ARGNONE;
+	a->dtargd_native[0] = a->dtargd_xlate[0] = '\0';
+	a->dtargd_mapping = a->dtargd_ndx;
+	for (size_t i = 0; i < sizeof(ct_argtypes) / sizeof(ct_argtypes[0]); i++) {
+		const struct ct_argtype *t = &ct_argtypes[i];
+		if (t->id != a->dtargd_id || n++ != a->dtargd_ndx)
+			continue;
+		snprintf(a->dtargd_native, sizeof(a->dtargd_native), "%s", t->native);
+		snprintf(a->dtargd_xlate, sizeof(a->dtargd_xlate), "%s", t->xlate);
+		a->dtargd_mapping = t->mapping;
 		return 0;
 	}
-	snprintf(a->dtargd_native, sizeof(a->dtargd_native), "%s", t[a->dtargd_ndx]);
+	a->dtargd_ndx = DTRACE_ARGNONE;
+	return 0;
+}
+
+static int
+ct_provider_attr(void *arg, const char *name, dtrace_pattr_t *pa)
+{
+	static const dtrace_attribute_t
+	    stable = {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON},
+	    evolving = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+	    unstable = {DTRACE_STABILITY_UNSTABLE, DTRACE_STABILITY_UNSTABLE, DTRACE_CLASS_UNKNOWN},
+	    private = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN};
+	(void)arg;
+	if (strcmp(name, "dtrace") == 0)
+		*pa = (dtrace_pattr_t){stable, private, private, stable, stable};
+	else if (strcmp(name, "syscall") == 0)
+		*pa = (dtrace_pattr_t){evolving, private, private, evolving, private};
+	else if (strcmp(name, "profile") == 0)
+		*pa = (dtrace_pattr_t){evolving, unstable, private, evolving, evolving};
+	else if (strcmp(name, "io") == 0 || strcmp(name, "test") == 0)
+		*pa = (dtrace_pattr_t){evolving, private, private, evolving, evolving};
+	else
+		return -1;
 	return 0;
 }
 
@@ -79,6 +163,7 @@ ct_opts(dt_copts_t *o, uint32_t flags)
 	o->pspec = DTRACE_PROBESPEC_NAME;
 	o->ops.probe_match = ct_match;
 	o->ops.probe_arg = ct_arg;
+	o->ops.provider_attr = ct_provider_attr;
 }
 
 /* As `dtrace -s' compiles: from a file named `name', so errors carry line numbers. */

@@ -376,9 +376,9 @@ test_operand_rules(void)
 static void
 test_clause_contexts(void)
 {
-	/* read:return has no argument types; read:entry has three */
-	expect_err("syscall::read:return, syscall::read:entry { trace(args[5]); }", "D_ARGS_IDX",
-		   "line 1: index 5 is out of range for syscall::read:entry args[ ]");
+	/* read:entry has three arguments, read:return two */
+	expect_err("syscall::read:entry, syscall::read:return { trace(args[2]); }", "D_ARGS_IDX",
+		   "line 1: index 2 is out of range for syscall::read:return args[ ]");
 	dt_cprog_t *p = compile("syscall::read:entry, syscall::read:return { trace(args[1]); }", 0);
 	CHECK(p && !p->err.failed && p->necbs == 2, "two contexts: %s", p->err.text);
 	dt_cprog_free(p);

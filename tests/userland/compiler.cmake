@@ -5,6 +5,12 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile COMMAND userland_compile_test)
 	set_tests_properties(userland_compile PROPERTIES LABELS userland)
 
+	# args[] typing over compile_probes.h's typed, translated and unresolvable arguments.
+	add_executable(userland_compile_args ${CMAKE_CURRENT_LIST_DIR}/compile_args.c)
+	target_link_libraries(userland_compile_args PRIVATE dt_compiler)
+	add_test(NAME userland_compile_args_typing COMMAND userland_compile_args)
+	set_tests_properties(userland_compile_args_typing PROPERTIES LABELS userland)
+
 	# How the grammar reads the constructs that could be read two ways.
 	add_executable(userland_compile_grammar ${CMAKE_CURRENT_LIST_DIR}/compile_grammar.c)
 	target_link_libraries(userland_compile_grammar PRIVATE dt_compiler)

@@ -1140,33 +1140,277 @@ dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 	dt_stmt_order(pcb, al, s);
 }
 
-/* Load the argument types of the first probe matching the description. */
-static void
-dt_set_context(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first, bool matched)
+/* DTrace asks a probe for at most this many argument descriptions (_dtrace_argmax). */
+#define DT_ARGS_MAX 32
+
+/* An empty field or a glob pattern does not name one thing. */
+static bool
+dt_field_isglob(const char *s)
+{
+	return s[0] == '\0' || strpbrk(s, "*?[\\") != NULL;
+}
+
+/*
+ * Whether a description matching several probes may still type args[]: as
+ * DTrace's dt_probe_info, only when the first probe's provider promises
+ * Evolving argument data and every field it names at least Evolving is
+ * spelled out, so that all the probes matched share one signature.
+ */
+static bool
+dt_desc_stable(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first)
 {
 	const dt_cops_t *ops = &pcb->opts->ops;
-	pcb->ctx_pdbuf = *pd;
+	dtrace_pattr_t pa;
+
+	if (ops->provider_attr == NULL ||
+	    ops->provider_attr(ops->arg, first->dtpd_provider, &pa) != 0)
+		return false;
+	if (pa.dtpa_args.dtat_data < DTRACE_STABILITY_EVOLVING)
+		return false;
+	if (pa.dtpa_mod.dtat_name >= DTRACE_STABILITY_EVOLVING && dt_field_isglob(pd->dtpd_mod))
+		return false;
+	if (pa.dtpa_func.dtat_name >= DTRACE_STABILITY_EVOLVING && dt_field_isglob(pd->dtpd_func))
+		return false;
+	if (pa.dtpa_name.dtat_name >= DTRACE_STABILITY_EVOLVING && dt_field_isglob(pd->dtpd_name))
+		return false;
+	return true;
+}
+
+/*
+ * The probe context of one description: the argument descriptions of the
+ * probe that stands for it, as DTrace discovers them when it sets a
+ * clause's context.  No probe stands for a description that matched
+ * nothing (-Z), several probes not sharing a signature, or a probe the host
+ * cannot describe; args[] then fails with D_ARGS_MULTI.  Without a host to
+ * ask (NULL probe_arg) args[] stays untyped.
+ */
+static void
+dt_set_context(dt_pcb_t *pcb, int desc)
+{
+	const dt_cops_t *ops = &pcb->opts->ops;
+	const dt_cdesc_t *d = &pcb->prog->descs[desc];
+	const dtrace_probedesc_t *first = &pcb->descfirst[desc];
+	dtrace_argdesc_t *args;
+	int n;
+
+	pcb->ctx_pdbuf = d->pd;
 	pcb->ctx_pd = &pcb->ctx_pdbuf;
 	pcb->ctx_argc = -1;
 	pcb->ctx_args = NULL;
-	if (!matched || ops->probe_arg == NULL)
+	pcb->ctx_unstable = false;
+	if (d->matched == 0 || (d->matched > 1 && !dt_desc_stable(pcb, &d->pd, first))) {
+		pcb->ctx_unstable = true;
 		return;
-	dtrace_argdesc_t *args = dt_zalloc(pcb, sizeof(dtrace_argdesc_t) * 32);
-	int n = 0;
-	for (; n < 32; n++) {
+	}
+	if (ops->probe_arg == NULL)
+		return;
+	args = dt_zalloc(pcb, sizeof(dtrace_argdesc_t) * DT_ARGS_MAX);
+	for (n = 0; n < DT_ARGS_MAX; n++) {
 		dtrace_argdesc_t *a = &args[n];
+
 		a->dtargd_id = first->dtpd_id;
 		a->dtargd_ndx = n;
 		if (ops->probe_arg(ops->arg, a) != 0) {
-			if (n == 0)
-				return;
-			break;
+			pcb->ctx_unstable = true;
+			return;
 		}
 		if (a->dtargd_ndx == DTRACE_ARGNONE)
 			break;
 	}
 	pcb->ctx_argc = n;
 	pcb->ctx_args = args;
+}
+
+/* A description as DTrace's dtrace_desc2str() writes it: by id when it has one. */
+static void
+dt_desc_str(const dtrace_probedesc_t *pd, char *buf, size_t len)
+{
+	if (pd->dtpd_id != DTRACE_IDNONE)
+		(void)snprintf(buf, len, "%u", (unsigned)pd->dtpd_id);
+	else
+		(void)snprintf(buf, len, "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod,
+		               pd->dtpd_func, pd->dtpd_name);
+}
+
+/*
+ * C's integer type names in any order and spelling ("long unsigned int",
+ * "signed") reduced to the one D knows, or NULL when `words' is something
+ * else.
+ */
+static const char *
+dt_int_typename(const char *words)
+{
+	static const char *const names[2][4] = {
+	    {"char", "short", "int", "long"},
+	    {"unsigned char", "unsigned short", "unsigned int", "unsigned long"},
+	};
+	char buf[DTRACE_ARGTYPELEN], *w, *save = NULL;
+	int uns = 0, sgn = 0, chr = 0, shrt = 0, lng = 0;
+
+	(void)snprintf(buf, sizeof(buf), "%s", words);
+	for (w = strtok_r(buf, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
+		if (strcmp(w, "unsigned") == 0)
+			uns++;
+		else if (strcmp(w, "signed") == 0)
+			sgn++;
+		else if (strcmp(w, "char") == 0)
+			chr++;
+		else if (strcmp(w, "short") == 0)
+			shrt++;
+		else if (strcmp(w, "long") == 0)
+			lng++;
+		else if (strcmp(w, "int") != 0)
+			return NULL;
+	}
+	if (uns + sgn > 1 || chr + shrt + (lng > 0) > 1 || lng > 2)
+		return NULL;
+	if (chr)
+		return uns ? names[1][0] : sgn ? "signed char" : names[0][0];
+	if (lng == 2)
+		return uns ? "unsigned long long" : "long long";
+	return names[uns][shrt ? 1 : lng ? 3 : 2];
+}
+
+/*
+ * A probe argument's type name (dtargd_native, dtargd_xlate) as a D type:
+ * qualifiers, a struct/union/enum tag or a type name, then pointers.  NULL
+ * when D knows no such type, as DTrace's dtrace_type_strcompile() fails.
+ */
+static dt_type_t *
+dt_args_typename(dt_pcb_t *pcb, const char *s)
+{
+	char base[DTRACE_ARGTYPELEN] = "";
+	size_t bl = 0;
+	int stars = 0;
+	dt_tkind_t tag = DT_TK_VOID; /* none */
+	dt_type_t *t;
+
+	while (*s != '\0') {
+		const char *w = s;
+		size_t wl;
+
+		if (*s == ' ' || *s == '\t') {
+			s++;
+			continue;
+		}
+		if (*s == '*') {
+			stars++;
+			s++;
+			continue;
+		}
+		while (*s == '_' || *s == '`' || (*s >= '0' && *s <= '9') ||
+		       (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
+			s++;
+		if ((wl = (size_t)(s - w)) == 0)
+			return NULL; /* arrays, functions: not an argument type */
+		if ((wl == 5 && strncmp(w, "const", 5) == 0) ||
+		    (wl == 8 && strncmp(w, "volatile", 8) == 0) ||
+		    (wl == 8 && strncmp(w, "restrict", 8) == 0))
+			continue;
+		if (stars > 0)
+			return NULL;
+		if (bl == 0 && tag == DT_TK_VOID && wl == 6 && strncmp(w, "struct", 6) == 0) {
+			tag = DT_TK_STRUCT;
+			continue;
+		}
+		if (bl == 0 && tag == DT_TK_VOID && wl == 5 && strncmp(w, "union", 5) == 0) {
+			tag = DT_TK_UNION;
+			continue;
+		}
+		if (bl == 0 && tag == DT_TK_VOID && wl == 4 && strncmp(w, "enum", 4) == 0) {
+			tag = DT_TK_ENUM;
+			continue;
+		}
+		if (bl + wl + 2 > sizeof(base) || (tag != DT_TK_VOID && bl > 0))
+			return NULL;
+		if (bl > 0)
+			base[bl++] = ' ';
+		memcpy(base + bl, w, wl);
+		base[bl += wl] = '\0';
+	}
+	if (bl == 0)
+		return NULL;
+	if (tag != DT_TK_VOID) {
+		t = dt_type_tag(pcb, tag, base);
+	} else if ((t = dt_type_lookup(pcb, base)) == NULL) {
+		const char *in = dt_int_typename(base);
+		t = in != NULL ? dt_type_lookup(pcb, in) : NULL;
+	}
+	while (t != NULL && stars-- > 0)
+		t = dt_type_ptr(pcb, t);
+	return t;
+}
+
+/*
+ * args[idx]: as DTrace's dt_idcook_args over the argument descriptions of
+ * the context's probe.  Each argument has a translated type (dtargd_xlate,
+ * or the native type when that is empty or the same) and a native type,
+ * that of the native argument dtargd_mapping names.  When the native value
+ * may be used as the translated type it is, typed so; otherwise a
+ * translator must convert it.
+ */
+dt_ident_t *
+dt_args_type(dt_pcb_t *pcb, dt_node_t *n, uint64_t idx, dt_type_t **type, dt_type_t **xlated)
+{
+	char d[DTRACE_FULLNAMELEN], n1[256], n2[256];
+	const dtrace_argdesc_t *a;
+	dt_type_t *nt = NULL, *xt;
+	dt_node_t nn, xn;
+	dt_ident_t *xl;
+
+	*type = *xlated = pcb->t_int64;
+	if (pcb->ctx_unstable) {
+		dt_desc_str(pcb->ctx_pd, d, sizeof(d));
+		dnerror(pcb, n, D_ARGS_MULTI,
+		        "args[ ] may not be referenced because probe description %s matches an "
+		        "unstable set of probes",
+		        d);
+	}
+	if (pcb->ctx_argc < 0)
+		return NULL;
+	if (idx >= (uint64_t)pcb->ctx_argc) {
+		dt_desc_str(pcb->ctx_pd, d, sizeof(d));
+		dnerror(pcb, n, D_ARGS_IDX, "index %lld is out of range for %s args[ ]",
+		        (long long)idx, d);
+	}
+	a = &pcb->ctx_args[idx];
+
+	/* a native argument takes the type of the last description mapping to it that resolves */
+	for (int i = 0; i < pcb->ctx_argc; i++) {
+		const dtrace_argdesc_t *b = &pcb->ctx_args[i];
+		dt_type_t *t;
+
+		if (b->dtargd_mapping == a->dtargd_mapping &&
+		    (t = dt_args_typename(pcb, b->dtargd_native)) != NULL)
+			nt = t;
+	}
+	xt = dt_args_typename(pcb, a->dtargd_native);
+	if (xt == NULL ||
+	    (a->dtargd_xlate[0] != '\0' && strcmp(a->dtargd_xlate, a->dtargd_native) != 0))
+		xt = dt_args_typename(pcb, a->dtargd_xlate);
+	if (xt == NULL)
+		dnerror(pcb, n, D_ARGS_TYPE, "failed to resolve translated type for args[%lld]",
+		        (long long)idx);
+	if (nt == NULL)
+		dnerror(pcb, n, D_ARGS_TYPE, "failed to resolve native type for args[%lld]",
+		        (long long)idx);
+
+	*type = nt;
+	*xlated = xt;
+	memset(&nn, 0, sizeof(nn));
+	memset(&xn, 0, sizeof(xn));
+	nn.kind = xn.kind = DT_NODE_TYPE;
+	nn.type = nt;
+	xn.type = xt;
+	if (dt_node_is_argcompat(&nn, &xn)) {
+		*type = xt;
+		return NULL;
+	}
+	if ((xl = dt_xlator_lookup(pcb, &nn, xt, false)) == NULL)
+		dnerror(pcb, n, D_ARGS_XLATOR,
+		        "translator for args[%lld] from %s to %s is not defined", (long long)idx,
+		        dt_type_name(nt, n1, sizeof(n1)), dt_type_name(xt, n2, sizeof(n2)));
+	return xl;
 }
 
 void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
@@ -1302,7 +1546,7 @@ dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clau
 	c.args = dt_node_copy_list(pcb, sub->args);
 	pcb->lineno = prog->descs[desc].line;
 	pcb->in_clause = true;
-	dt_set_context(pcb, &prog->descs[desc].pd, &pcb->descfirst[desc], prog->descs[desc].matched > 0);
+	dt_set_context(pcb, desc);
 	dt_cook_clause(pcb, &c);
 
 	if (c.pred != NULL)

@@ -565,37 +565,23 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 		if (!pcb->in_clause)
 			dnerror(pcb, n, D_ARGS_NONE, "%s[ ] may not be referenced outside of a probe clause",
 				idp->name);
-		if (pcb->ctx_argc >= 0) {
-			if (key->value >= (uint64_t)pcb->ctx_argc) {
-				char d[DTRACE_FULLNAMELEN];
-				snprintf(d, sizeof(d), "%s:%s:%s:%s", pcb->ctx_pd->dtpd_provider,
-					 pcb->ctx_pd->dtpd_mod, pcb->ctx_pd->dtpd_func, pcb->ctx_pd->dtpd_name);
-				dnerror(pcb, n, D_ARGS_IDX, "index %lld is out of range for %s %s[ ]",
-					(long long)key->value, d, idp->name);
-			}
-			const char *tn = pcb->ctx_args[key->value].dtargd_xlate[0] != '\0'
-			                     ? pcb->ctx_args[key->value].dtargd_xlate
-			                     : pcb->ctx_args[key->value].dtargd_native;
-			dt_type_t *at = dt_type_lookup(pcb, tn);
-			if (at == NULL) {
-				/* "T *" over a known T */
-				char buf[DTRACE_ARGTYPELEN];
-				snprintf(buf, sizeof(buf), "%s", tn);
-				size_t l = strlen(buf);
-				int stars = 0;
-				while (l > 0 && (buf[l - 1] == '*' || buf[l - 1] == ' ')) {
-					if (buf[l - 1] == '*')
-						stars++;
-					buf[--l] = '\0';
-				}
-				at = dt_type_lookup(pcb, buf);
-				if (at == NULL && strncmp(buf, "struct ", 7) == 0)
-					at = dt_type_tag(pcb, DT_TK_STRUCT, buf + 7);
-				while (at != NULL && stars-- > 0)
-					at = dt_type_ptr(pcb, at);
-			}
-			if (at != NULL)
-				t = at;
+		dt_type_t *xt;
+		dt_ident_t *xl = dt_args_type(pcb, n, key->value, &t, &xt);
+		if (xl != NULL) {
+			/* a translated argument reads as xlate<T>(e) of its native value */
+			dt_node_t *v = dt_node_new(pcb, DT_NODE_VAR);
+			*v = *n;
+			v->list = NULL;
+			dt_node_type_assign(v, t);
+			n->kind = DT_NODE_OP2;
+			n->op = DT_TOK_XLATE;
+			n->left = dt_node_type(pcb, xt);
+			n->right = v;
+			n->args = NULL;
+			n->ident = xl;
+			dt_node_type_assign(n, dt_type_resolve(xt)->kind == DT_TK_PTR ? pcb->t_dyn
+			                                                              : xl->type);
+			return n;
 		}
 	} else {
 		if ((key->flags & DT_NF_SIGNED) && (int64_t)key->value < 0)

@@ -66,10 +66,21 @@ typedef struct dt_cops {
 	 * Fill in adp->dtargd_native / dtargd_xlate / dtargd_mapping for
 	 * probe adp->dtargd_id, argument adp->dtargd_ndx, as DTRACE_CTL_PROBEARG
 	 * does; set dtargd_ndx = DTRACE_ARGNONE when there is no such
-	 * argument.  Return 0, or -1 when the probe has no argument
-	 * information (args[] is then untyped: int64_t).
+	 * argument (a probe without typed arguments answers that for
+	 * argument 0).  Return 0, or -1 when the probe cannot be described:
+	 * args[] may then not be referenced (D_ARGS_MULTI, as DTrace when it
+	 * fails to discover the probe).  A NULL probe_arg leaves args[]
+	 * untyped (int64_t).
 	 */
 	int (*probe_arg)(void *arg, dtrace_argdesc_t *adp);
+	/*
+	 * Fill in the stability attributes of provider `name', as
+	 * DTRACE_CTL_PROVIDER does.  Return 0, or -1 when there is no such
+	 * provider.  A description matching several probes types args[] only
+	 * when these say the probes share one signature (DTrace's
+	 * dt_probe_info); a NULL provider_attr never says so.
+	 */
+	int (*provider_attr)(void *arg, const char *name, dtrace_pattr_t *pap);
 	/*
 	 * Apply option `name' (value NULL for a bare `#pragma D option name')
 	 * as the consumer's -x would.  Return 0, or -1 with a reason in errbuf

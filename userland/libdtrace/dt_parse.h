@@ -284,7 +284,7 @@ struct dt_pcb {
 	dtrace_probedesc_t *ctx_pd;
 	int ctx_argc; /* -1: unknown */
 	dtrace_argdesc_t *ctx_args;
-	bool ctx_probe_known;
+	bool ctx_unstable; /* the description names no one probe: args[] is D_ARGS_MULTI */
 	bool in_clause;
 	dtrace_probedesc_t ctx_pdbuf;   /* the description being compiled */
 	dtrace_probedesc_t *descfirst; /* per prog->descs entry: its first matching probe */
@@ -438,5 +438,14 @@ void dt_lex_fini(dt_pcb_t *pcb);
 
 /* ---- back end (dt_cg.c, dt_as.c, dt_dof.c) --------------------------------------------- */
 void dt_compile_program(dt_pcb_t *pcb);
+/*
+ * args[idx] in the clause's probe context (dt_action.c).  Returns NULL with
+ * *type the type args[idx] reads as, or the translator to apply, with
+ * *type the native type it takes and *xlated the type it makes; int64_t and
+ * NULL when the host describes no arguments.  Fails as DTrace with
+ * D_ARGS_MULTI, D_ARGS_IDX, D_ARGS_TYPE or D_ARGS_XLATOR.
+ */
+dt_ident_t *dt_args_type(dt_pcb_t *pcb, dt_node_t *n, uint64_t idx, dt_type_t **type,
+                         dt_type_t **xlated);
 
 #endif /* DT_PARSE_H */

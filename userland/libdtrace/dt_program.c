@@ -68,6 +68,20 @@ dt_cops_probe_arg(void *arg, dtrace_argdesc_t *adp)
 }
 
 static int
+dt_cops_provider_attr(void *arg, const char *name, dtrace_pattr_t *pap)
+{
+	dtrace_hdl_t *dtp = arg;
+	dtrace_providerdesc_t pvd;
+
+	memset(&pvd, 0, sizeof(pvd));
+	(void)snprintf(pvd.dtvd_name, sizeof(pvd.dtvd_name), "%s", name);
+	if (dt_ctl(dtp, DTRACE_CTL_PROVIDER, &pvd, NULL) != 0)
+		return -1;
+	*pap = pvd.dtvd_attr;
+	return 0;
+}
+
+static int
 dt_cops_setopt(void *arg, const char *name, const char *value, char *errbuf, size_t errlen)
 {
 	dtrace_hdl_t *dtp = arg;
@@ -185,6 +199,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	if (dtp->dt_backend != NULL) {
 		copts.ops.probe_match = dt_cops_probe_match;
 		copts.ops.probe_arg = dt_cops_probe_arg;
+		copts.ops.provider_attr = dt_cops_provider_attr;
 	}
 	copts.ops.setopt = dt_cops_setopt;
 

@@ -1,0 +1,5 @@
+/* -Z: a description matching nothing has no probe to type args[] */
+nosuchprovider:::entry
+{
+	trace(args[0]);
+}

@@ -1,0 +1,189 @@
+/*
+ * compile_args.c: args[] as DTrace's dt_idcook_args types it, over the
+ * typed, translated, mapped and unresolvable probe arguments and the
+ * provider stability of compile_probes.h: which probe stands for a
+ * description (D_ARGS_MULTI), out-of-range indices (D_ARGS_IDX),
+ * unresolvable types (D_ARGS_TYPE), missing translators (D_ARGS_XLATOR),
+ * and the types args[N] reads as.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile_probes.h"
+#include "ct_check.h"
+
+static dt_cprog_t *
+compile(const char *src, uint32_t flags)
+{
+	dt_copts_t o;
+	ct_opts(&o, flags);
+	return dt_compile_string(src, &o);
+}
+
+static void
+expect_ok(const char *src)
+{
+	dt_cprog_t *p = compile(src, 0);
+	CHECK(p != NULL && !p->err.failed && p->dof != NULL, "expected success for <%s>: %s", src,
+	      p ? p->err.text : "NULL");
+	dt_cprog_free(p);
+}
+
+static void
+check_err(dt_cprog_t *p, const char *src, const char *tag, const char *text)
+{
+	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
+	if (p != NULL && p->err.failed) {
+		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
+		      dt_errtag_name(p->err.tag), tag, p->err.text);
+		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
+		      p->err.text, text);
+		CHECK(p->dof == NULL, "<%s>: no DOF on failure", src);
+	}
+	dt_cprog_free(p);
+}
+
+/* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
+static void
+expect_err(const char *src, const char *tag, const char *text)
+{
+	check_err(ct_compile_file(src, 0, "test.d"), src, tag, text);
+}
+
+/* The DIF listing of a program compiled with -S. */
+static char *
+dif_listing(const char *src)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	dt_cprog_t *p = compile(src, DT_C_DIFV);
+	FILE *f;
+
+	CHECK(p != NULL && !p->err.failed, "<%s>: %s", src, p ? p->err.text : "NULL");
+	if (p == NULL || p->err.failed || (f = open_memstream(&buf, &len)) == NULL) {
+		dt_cprog_free(p);
+		return NULL;
+	}
+	dt_cprog_disassemble(p, f);
+	fclose(f);
+	dt_cprog_free(p);
+	/* a DIFO's address differs from run to run */
+	for (char *d = buf; (d = strstr(d, "DIFO 0x")) != NULL;)
+		for (d += 7; (*d >= '0' && *d <= '9') || (*d >= 'a' && *d <= 'f'); d++)
+			*d = '@';
+	return buf;
+}
+
+#define CT_IO_TYPES                                                                                \
+	"struct buf { int b_flags; size_t b_bcount; int b_dev; };\n"                               \
+	"typedef struct bufinfo { int b_flags; size_t b_bcount; } bufinfo_t;\n"                    \
+	"typedef struct devinfo { int dev_major; } devinfo_t;\n"
+#define CT_IO_XLATORS                                                                              \
+	"translator bufinfo_t < struct buf *B > { b_flags = B->b_flags; b_bcount = B->b_bcount; "  \
+	"};\n"                                                                                     \
+	"translator devinfo_t < struct buf *B > { dev_major = B->b_dev >> 8; };\n"
+
+/*
+ * args[] as DTrace's dt_idcook_args types it: from the probe standing for
+ * the description (none when it matches an unstable set of probes), each
+ * argument its translated type, reached from the native one directly or
+ * through a translator.
+ */
+static void
+test_args_typing(void)
+{
+	dt_copts_t o;
+	dt_cprog_t *p;
+
+	/* several probes that need not share a signature */
+	expect_err("syscall::read:\n{\n\ttrace(args[0]);\n}", "D_ARGS_MULTI",
+	           "line 3: args[ ] may not be referenced because probe description syscall::read: "
+	           "matches an unstable set of probes");
+	expect_err("dtrace:::\n{\n\ttrace(args[9]);\n}", "D_ARGS_MULTI",
+	           "line 3: args[ ] may not be referenced because probe description dtrace::: "
+	           "matches an unstable set of probes");
+	expect_err("io::: { trace(args[0]); }", "D_ARGS_MULTI",
+	           "line 1: args[ ] may not be referenced because probe description io::: "
+	           "matches an unstable set of probes");
+	expect_err("io:::st* { trace(args[0]); }", "D_ARGS_MULTI",
+	           "line 1: args[ ] may not be referenced because probe description io:::st* "
+	           "matches an unstable set of probes");
+	expect_ok("syscall::read: { trace(arg0); }");
+	/* a description matching nothing (-Z) has no probe either */
+	ct_opts(&o, DT_C_ZDEFS);
+	o.filename = "test.d";
+	FILE *f = fmemopen((void *)"nosuch:::none { trace(args[0]); }", 33, "r");
+	p = f != NULL ? dt_compile_file(f, &o) : NULL;
+	if (f != NULL)
+		fclose(f);
+	check_err(p, "-Z nosuch:::none", "D_ARGS_MULTI",
+	          "line 1: args[ ] may not be referenced because probe description nosuch:::none "
+	          "matches an unstable set of probes");
+
+	/* out of range, after the context's own checks */
+	expect_err("dtrace:::ERROR { trace(args[6]); }", "D_ARGS_IDX",
+	           "line 1: index 6 is out of range for dtrace:::ERROR args[ ]");
+	expect_err("profile:::tick-1s { trace(args[0]); }", "D_ARGS_IDX",
+	           "line 1: index 0 is out of range for profile:::tick-1s args[ ]");
+	expect_err("BEGIN { trace(args[-1]); }", "D_ARGS_IDX",
+	           "line 1: index -1 is out of range for :::BEGIN args[ ]");
+	/* a description by probe id is named by its id */
+	expect_err("3 { trace(args[6]); }", "D_ARGS_IDX",
+	           "line 1: index 6 is out of range for 3 args[ ]");
+
+	/* native and translated types D cannot resolve: the translated one is checked first */
+	expect_err("test:::native-unknown { trace(args[0]); }", "D_ARGS_TYPE",
+	           "line 1: failed to resolve translated type for args[0]");
+	expect_err("test:::xlate-unknown { trace(args[0]); }", "D_ARGS_TYPE",
+	           "line 1: failed to resolve translated type for args[0]");
+	expect_err("io:::start { trace(args[0]); }", "D_ARGS_TYPE",
+	           "line 1: failed to resolve translated type for args[0]");
+	expect_err(
+	    "typedef struct bufinfo { int b_flags; } bufinfo_t;\nio:::start { trace(args[0]); }",
+	    "D_ARGS_TYPE", "line 2: failed to resolve native type for args[0]");
+	/* io:::start matches two probes of one signature: typed, and a translator is needed */
+	expect_err(
+	    CT_IO_TYPES "io:::start { trace(args[0]->b_flags); }", "D_ARGS_XLATOR",
+	    "line 4: translator for args[0] from struct buf * to bufinfo_t * is not defined");
+	/* args[1] maps to native argument 0 */
+	expect_err(
+	    CT_IO_TYPES "translator bufinfo_t < struct buf *B > { b_flags = B->b_flags; };\n"
+	                "io:::start { trace(args[1]->dev_major); }",
+	    "D_ARGS_XLATOR",
+	    "line 5: translator for args[1] from struct buf * to devinfo_t * is not defined");
+	expect_ok(CT_IO_TYPES CT_IO_XLATORS
+	          "io:::start { trace(args[0]->b_bcount); trace(args[1]->dev_major); }");
+	expect_ok(CT_IO_TYPES "io:::done { trace(args[0]->b_bcount); }");
+	expect_err(CT_IO_TYPES CT_IO_XLATORS "io:::start { trace(args[0]->b_dev); }",
+	           "D_XLATE_NOCONV",
+	           "line 6: translator does not define conversion for member: b_dev");
+
+	/* a translated argument is the translator applied to the native value */
+	char *a = dif_listing(CT_IO_TYPES CT_IO_XLATORS "io:::start { trace(args[0]->b_bcount); }");
+	char *b = dif_listing(CT_IO_TYPES CT_IO_XLATORS
+	                      "io:::done { trace(xlate<bufinfo_t *>(args[0])->b_bcount); }");
+	CHECK(a != NULL && b != NULL && strcmp(a, b) == 0, "args[0]->b_bcount as xlate:\n%s---\n%s",
+	      a ? a : "", b ? b : "");
+	free(a);
+	free(b);
+
+	/* untranslated, the same name again, or a compatible type: the translated type, no
+	 * translator */
+	expect_err("syscall::read:entry { x = args[1]; x = 1; }", "D_OP_INCOMPAT",
+	           "line 1: operands have incompatible types: \"char *\" = \"int\"");
+	expect_err("test:::xlate-same { x = args[0]; x = \"s\"; }", "D_OP_INCOMPAT",
+	           "line 1: operands have incompatible types: \"unsigned long\" = \"string\"");
+	expect_err("test:::xlate-compat { x = args[0]; x = \"s\"; }", "D_OP_INCOMPAT",
+	           "line 1: operands have incompatible types: \"int32_t\" = \"string\"");
+	expect_err("dtrace:::ERROR { x = args[1]; x = \"s\"; }", "D_OP_INCOMPAT",
+	           "line 1: operands have incompatible types: \"uint32_t\" = \"string\"");
+}
+
+int
+main(void)
+{
+	test_args_typing();
+	printf("%d passed, %d failed\n", passes, failures);
+	return failures != 0;
+}
