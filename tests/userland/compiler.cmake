@@ -11,6 +11,12 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile_args_typing COMMAND userland_compile_args)
 	set_tests_properties(userland_compile_args_typing PROPERTIES LABELS userland)
 
+	# D_ID_OFLOW: as many variables as DIF can number, and not one more.
+	add_executable(userland_compile_idspace ${CMAKE_CURRENT_LIST_DIR}/compile_idspace.c)
+	target_link_libraries(userland_compile_idspace PRIVATE dt_compiler)
+	add_test(NAME userland_compile_variable_id_limit COMMAND userland_compile_idspace)
+	set_tests_properties(userland_compile_variable_id_limit PROPERTIES LABELS userland)
+
 	# How the grammar reads the constructs that could be read two ways.
 	add_executable(userland_compile_grammar ${CMAKE_CURRENT_LIST_DIR}/compile_grammar.c)
 	target_link_libraries(userland_compile_grammar PRIVATE dt_compiler)

@@ -85,7 +85,13 @@ dt_idtab_lookup(dt_idtab_t *tab, const char *name)
 dt_ident_t *
 dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t kind, uint32_t flags)
 {
-	dt_ident_t *i = dt_zalloc(pcb, sizeof(*i));
+	dt_ident_t *i;
+
+	/* variable ids stop below DIF_VAR_OTHER_MAX, as DTrace's dt_idhash_nextid */
+	if (tab->nextid >= DIF_VAR_OTHER_MAX && (tab == &pcb->globals || tab == &pcb->tls || tab == &pcb->locals))
+		dt_error(pcb, 0, D_ID_OFLOW, "cannot create %s: limit on number of %s variables exceeded", name,
+			 tab == &pcb->globals ? "global" : tab == &pcb->tls ? "thread local" : "clause local");
+	i = dt_zalloc(pcb, sizeof(*i));
 	i->name = dt_strdup(pcb, name);
 	i->kind = kind;
 	i->flags = flags;
