@@ -1341,6 +1341,19 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			for (m = dt_type_resolve(l->type)->members; m != NULL; m = m->next)
 				if (strcmp(m->name, n->right->string) == 0)
 					break;
+			/*
+			 * DTrace reads a name that is an integer constant (a D
+			 * enumerator, an inline) as that constant while parsing;
+			 * any other global of that name makes the tag ambiguous.
+			 */
+			dt_ident_t *g;
+			if (m != NULL && !dt_ident_is_intconst(pcb, n->right->string) &&
+			    ((g = dt_builtin_lookup(pcb, n->right->string)) != NULL ||
+			     (g = dt_idtab_lookup(&pcb->globals, n->right->string)) != NULL))
+				dnerror(pcb, n, D_IDENT_AMBIG,
+					"ambiguous use of operator %s: %s is both a %s enum tag and a global %s",
+					dt_opstr(op), n->right->string, dt_node_type_name(l, n1, sizeof(n1)),
+					dt_idkind_name(g->kind));
 			if (m != NULL) {
 				dt_node_t *c = dt_node_int(pcb, (uint64_t)m->value);
 				c->line = n->right->line;
