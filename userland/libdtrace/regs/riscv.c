@@ -1,18 +1,19 @@
 /*
- * regs/riscv.c: uregs[] names on RISC-V, for the numbering of
- * isa/riscv/regs.c (x0..x31 are 0..31, pc 32): R_X0..R_X31, the ABI
- * names R_RA (x1), R_GP (x3), R_TP (x4), R_FP (s0, x8), and the portable
- * R_PC, R_SP (x2), R_R0, R_R1 (a0, a1: the result registers).
+ * regs/riscv.c: uregs[] names on RISC-V, the set FreeBSD's DTrace declares
+ * (cddl/lib/libdtrace/regs_riscv.d): the ABI names of x0..x31 (R_ZERO,
+ * R_RA, R_SP, R_GP, R_TP, R_T0..R_T6, R_S0..R_S11 with R_FP for s0,
+ * R_A0..R_A7) and R_PC.  FreeBSD has no R_Xn names and no portable R_R0,
+ * R_R1, so neither does D here.  The values are the numbering of
+ * isa/riscv/regs.c (x0..x31 are 0..31, pc 32), which is FreeBSD's.
  */
 #include "dt_regs.h"
 
 const dt_regname_t dt_regnames[] = {
-	{"R_X0", 0},   {"R_X1", 1},   {"R_X2", 2},   {"R_X3", 3},   {"R_X4", 4},   {"R_X5", 5},
-	{"R_X6", 6},   {"R_X7", 7},   {"R_X8", 8},   {"R_X9", 9},   {"R_X10", 10}, {"R_X11", 11},
-	{"R_X12", 12}, {"R_X13", 13}, {"R_X14", 14}, {"R_X15", 15}, {"R_X16", 16}, {"R_X17", 17},
-	{"R_X18", 18}, {"R_X19", 19}, {"R_X20", 20}, {"R_X21", 21}, {"R_X22", 22}, {"R_X23", 23},
-	{"R_X24", 24}, {"R_X25", 25}, {"R_X26", 26}, {"R_X27", 27}, {"R_X28", 28}, {"R_X29", 29},
-	{"R_X30", 30}, {"R_X31", 31}, {"R_RA", 1},    {"R_GP", 3},    {"R_TP", 4},    {"R_FP", 8},
-	{"R_SP", 2},   {"R_PC", 32},  {"R_R0", 10},   {"R_R1", 11},
+	{"R_ZERO", 0}, {"R_RA", 1},   {"R_SP", 2},   {"R_GP", 3},   {"R_TP", 4},   {"R_T0", 5},
+	{"R_T1", 6},   {"R_T2", 7},   {"R_S0", 8},   {"R_FP", 8},   {"R_S1", 9},   {"R_A0", 10},
+	{"R_A1", 11},  {"R_A2", 12},  {"R_A3", 13},  {"R_A4", 14},  {"R_A5", 15},  {"R_A6", 16},
+	{"R_A7", 17},  {"R_S2", 18},  {"R_S3", 19},  {"R_S4", 20},  {"R_S5", 21},  {"R_S6", 22},
+	{"R_S7", 23},  {"R_S8", 24},  {"R_S9", 25},  {"R_S10", 26}, {"R_S11", 27}, {"R_T3", 28},
+	{"R_T4", 29},  {"R_T5", 30},  {"R_T6", 31},  {"R_PC", 32},
 };
 const size_t dt_nregnames = sizeof(dt_regnames) / sizeof(dt_regnames[0]);
