@@ -1464,10 +1464,56 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	return n;
 }
 
+/*
+ * Whether DTrace's parser reduces `n` to an integer constant as it builds
+ * it (dt_node_op1/op2/op3 fold immediate operands there, before any check):
+ * a literal; unary -, +, ~ or ! of one; an arithmetic, bitwise, shift,
+ * comparison or logical operator on two; a cast of one to an integer type;
+ * a ?: of three.  Only such a ?: condition picks its branch unchecked.
+ */
+static bool
+dt_parse_const(dt_node_t *n)
+{
+	switch (n->kind) {
+	case DT_NODE_INT:
+		return true;
+	case DT_NODE_OP1:
+		return (n->op == DT_TOK_INEG || n->op == DT_TOK_IPOS || n->op == DT_TOK_BNEG ||
+			n->op == DT_TOK_LNEG) &&
+		       dt_parse_const(n->left);
+	case DT_NODE_OP2:
+		switch (n->op) {
+		case DT_TOK_LPAR:
+			return n->left->kind == DT_NODE_TYPE && dt_node_is_integer(n->left) &&
+			       dt_parse_const(n->right);
+		case DT_TOK_LOR: case DT_TOK_LXOR: case DT_TOK_LAND: case DT_TOK_BOR:
+		case DT_TOK_XOR: case DT_TOK_BAND: case DT_TOK_EQU: case DT_TOK_NEQ:
+		case DT_TOK_LT: case DT_TOK_LE: case DT_TOK_GT: case DT_TOK_GE:
+		case DT_TOK_LSH: case DT_TOK_RSH: case DT_TOK_ADD: case DT_TOK_SUB:
+		case DT_TOK_MUL: case DT_TOK_DIV: case DT_TOK_MOD:
+			return dt_parse_const(n->left) && dt_parse_const(n->right);
+		default:
+			return false;
+		}
+	case DT_NODE_OP3:
+		return dt_parse_const(n->cond) && dt_parse_const(n->left) && dt_parse_const(n->right);
+	default:
+		return false;
+	}
+}
+
 static dt_node_t *
 dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
 {
 	char n1[256], n2[256];
+
+	/* DTrace's parser keeps only the chosen branch of a constant condition:
+	 * 1 ? "a" : 2 is "a", and the other branch is never checked. */
+	if (dt_parse_const(n->cond)) {
+		n->cond = dt_cook(pcb, n->cond, DT_IDFLG_REF);
+		if (n->cond->kind == DT_NODE_INT)
+			return dt_cook(pcb, n->cond->value != 0 ? n->left : n->right, DT_IDFLG_REF);
+	}
 	dt_node_t *c = n->cond = dt_cook(pcb, n->cond, DT_IDFLG_REF);
 	dt_node_t *l = n->left = dt_cook(pcb, n->left, DT_IDFLG_REF);
 	dt_node_t *r = n->right = dt_cook(pcb, n->right, DT_IDFLG_REF);

@@ -1,0 +1,4 @@
+BEGIN
+{
+	x = sizeof(int) ? "a" : 1;
+}
