@@ -299,6 +299,17 @@ dt_node_field(const dt_node_t *n)
 static uint64_t
 dt_value_size(const dt_node_t *n, dt_type_t *t)
 {
+	/* an assignment, ++ or -- has its left operand's type, as DTrace propagates it */
+	if (n != NULL && n->left != NULL &&
+	    ((n->kind == DT_NODE_OP2 && (n->op == DT_TOK_ASGN || n->op == DT_TOK_ADD_EQ ||
+					 n->op == DT_TOK_SUB_EQ || n->op == DT_TOK_MUL_EQ ||
+					 n->op == DT_TOK_DIV_EQ || n->op == DT_TOK_MOD_EQ ||
+					 n->op == DT_TOK_AND_EQ || n->op == DT_TOK_XOR_EQ ||
+					 n->op == DT_TOK_OR_EQ || n->op == DT_TOK_LSH_EQ ||
+					 n->op == DT_TOK_RSH_EQ)) ||
+	     (n->kind == DT_NODE_OP1 && (n->op == DT_TOK_PREINC || n->op == DT_TOK_POSTINC ||
+					 n->op == DT_TOK_PREDEC || n->op == DT_TOK_POSTDEC))))
+		n = n->left;
 	const dt_member_t *m = n != NULL ? dt_node_field(n) : NULL;
 	t = dt_type_resolve(t);
 	if (m != NULL && t->kind == DT_TK_INT)
