@@ -231,6 +231,11 @@ static const char *const corpus[] = {
 	"struct s { int a; char b[4]; int c:3; int d:5; long e; }; "
 	"BEGIN { this->p = (struct s *)alloca(sizeof(struct s)); this->p->a = 1; this->p->e = 2; "
 	"trace(this->p->a); trace(this->p->c); trace(this->p->d); trace(this->p->e); trace(this->p->b[1]); }",
+	"struct bf { unsigned int a:3; int b:5; unsigned int c:12; long d:40; unsigned short w:16; }; "
+	"this struct bf s; self struct bf t; struct bf g; "
+	"BEGIN { this->p = (struct bf *)alloca(sizeof(struct bf)); this->p->c = 5; this->p->b += 2; this->p->d--; "
+	"this->p->w = 1; this->s.b = -1; self->t.c++; g.d = 3; trace(this->p->a); trace(this->s.b); "
+	"trace(self->t.c); trace(g.d); trace((int)this->p->b); }",
 	"union u { int i; char c; }; BEGIN { p = (union u *)alloca(sizeof(union u)); p->i = 0x41; trace(p->c); }",
 	"BEGIN { p = (int *)alloca(16); p[0] = 1; p[1] = 2; trace(p[0] + p[1]); trace(*(p + 1)); trace(&p[1] - p); }",
 	"BEGIN { p = (char *)alloca(8); *p = 'a'; p++; *p = 0; trace(stringof((char *)alloca(1))); }",
