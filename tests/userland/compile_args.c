@@ -110,6 +110,15 @@ test_args_typing(void)
 	           "line 1: args[ ] may not be referenced because probe description io:::st* "
 	           "matches an unstable set of probes");
 	expect_ok("syscall::read: { trace(arg0); }");
+	/*
+	 * A provider whose names are at least Evolving promises one signature
+	 * per name: DTrace then types args[] from the first probe matched,
+	 * without comparing the others.
+	 */
+	expect_err("test:::differ { x = args[0]; x = \"s\"; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"int\" = \"string\"");
+	expect_err("test:modb::differ { x = args[0]; x = 1; }", "D_OP_INCOMPAT",
+		   "line 1: operands have incompatible types: \"char *\" = \"int\"");
 	/* a description matching nothing (-Z) has no probe either */
 	ct_opts(&o, DT_C_ZDEFS);
 	o.filename = "test.d";

@@ -12,6 +12,8 @@
  * - test:::native-unknown has a native type D cannot resolve,
  *   test:::xlate-unknown a translated one; test:::xlate-same names its
  *   native type again, test:::xlate-compat a compatible one;
+ *   test:::differ names two probes whose argument types differ (int in
+ *   moda, char * in modb) though their provider says they may not;
  * - profile probes have no typed arguments.
  * Stability is DTrace's: dtrace and profile as our core's, syscall's
  * arguments Private (illumos systrace), io and test arguments Evolving with
@@ -41,6 +43,8 @@ static const dtrace_probedesc_t ct_probes[] = {
     {11, "test", "", "", "xlate-unknown"},
     {12, "test", "", "", "xlate-same"},
     {13, "test", "", "", "xlate-compat"},
+    {14, "test", "moda", "f", "differ"},
+    {15, "test", "modb", "g", "differ"},
 };
 
 /* argument descriptions: probe id, native type, translated type, mapping */
@@ -69,6 +73,8 @@ static const struct ct_argtype {
     {11, "int", "nosuch_t", 0},
     {12, "long unsigned int", "long unsigned int", 0},
     {13, "int", "int32_t", 0},
+    {14, "int", "", 0},
+    {15, "char *", "", 0},
 };
 
 static int
