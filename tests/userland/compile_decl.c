@@ -1,8 +1,8 @@
 /*
  * compile_decl.c: declarations as DTrace's dt_decl.c and dt_node_decl()
- * take them, where an e2e test would say less: large enums (the compile
- * stays linear), long chains of inlines (bounded), the values and the exact
- * errors.
+ * take them, where an e2e test would say less: large enums and thousands
+ * of typedefs and structs (the compile stays linear), long chains of
+ * inlines (bounded), the values and the exact errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,10 +171,46 @@ test_inline_chains(void)
 	free(src);
 }
 
+/* n lines "typedef long t<i>;" and "struct s<i> { char c[<i % 7 + 1>]; };", then tail (malloc'd) */
+static char *
+many_types(int n, const char *tail)
+{
+	size_t cap = (size_t)n * 64 + strlen(tail) + 1, len = 0;
+	char *src = malloc(cap);
+
+	if (src == NULL)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(src + len, cap - len, "typedef long t%d;\nstruct s%d { char c[%d]; };\n", i, i,
+					i % 7 + 1);
+	snprintf(src + len, cap - len, "%s", tail);
+	return src;
+}
+
+/* Thousands of typedefs and struct tags: names are found by hash, not by walking every type. */
+static void
+test_many_types(void)
+{
+	char *src = many_types(10000, "BEGIN { trace(sizeof (t9999) + sizeof (struct s9999)); }");
+
+	if (src != NULL)
+		expect_const(src, "0xc");
+	free(src);
+	src = many_types(10000, "typedef int t17;");
+	if (src != NULL)
+		expect_err(src, "D_DECL_IDRED", "line 20001: identifier redeclared: t17");
+	free(src);
+	src = many_types(10000, "struct s17 { int x; };");
+	if (src != NULL)
+		expect_err(src, "D_DECL_TYPERED", "line 20001: type redeclared: struct s17");
+	free(src);
+}
+
 int
 main(void)
 {
 	test_large_enum();
+	test_many_types();
 	test_inline_chains();
 
 	printf("%d passed, %d failed\n", passes, failures);

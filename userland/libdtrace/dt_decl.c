@@ -516,8 +516,7 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 		if (t == NULL) {
 			t = dt_type_new(pcb, DT_TK_FWD, tag, 0);
 			t->fwdkind = kind;
-			t->next = pcb->tags;
-			pcb->tags = t;
+			dt_type_tag_add(pcb, t);
 		}
 		return t;
 	}
@@ -527,8 +526,7 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 	if (t == NULL) {
 		t = dt_type_new(pcb, kind, tag, 0);
 		if (tag != NULL) {
-			t->next = pcb->tags;
-			pcb->tags = t;
+			dt_type_tag_add(pcb, t);
 		}
 	}
 	t->kind = kind;
@@ -634,8 +632,7 @@ dt_decl_enum_ref(dt_pcb_t *pcb, const char *tag)
 	if (t == NULL) {
 		t = dt_type_new(pcb, DT_TK_FWD, tag, 0);
 		t->fwdkind = DT_TK_ENUM;
-		t->next = pcb->tags;
-		pcb->tags = t;
+		dt_type_tag_add(pcb, t);
 	}
 	return t;
 }
@@ -654,8 +651,7 @@ dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag)
 		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: enum %s", tag);
 	t = dt_type_new(pcb, DT_TK_ENUM, tag, 4);
 	if (tag != NULL) {
-		t->next = pcb->tags;
-		pcb->tags = t;
+		dt_type_tag_add(pcb, t);
 	}
 	t->size = 4;
 	t->align = 4;

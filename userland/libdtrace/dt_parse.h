@@ -93,6 +93,8 @@ dt_type_t *dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 /* D's own names only (declarations may shadow modules' types, dt_modtypes.h) */
 dt_type_t *dt_type_lookup_d(dt_pcb_t *pcb, const char *name);
 dt_type_t *dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
+/* Enter a named struct, union, enum or forward declaration among D's tags. */
+void dt_type_tag_add(dt_pcb_t *pcb, dt_type_t *t);
 dt_type_t *dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t);
 dt_type_t *dt_type_array(dt_pcb_t *pcb, dt_type_t *t, uint64_t n);
 dt_type_t *dt_type_new(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size);
@@ -262,6 +264,8 @@ struct dt_pcb {
 	/* namespaces */
 	dt_type_t *types;      /* named types (typedefs and bases) */
 	dt_type_t *tags;       /* struct/union/enum tags */
+	dt_type_t **tindex;    /* hash index over types and tags (dt_types.c) */
+	uint32_t tisize, ticount;
 	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_int64, *t_uint64, *t_void,
 		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort,
 		*t_stack,      /* stack(), ustack(), jstack(): DTrace's "stack", what %k takes */

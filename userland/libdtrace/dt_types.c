@@ -36,6 +36,81 @@ dt_type_resolve(dt_type_t *t)
 	return t;
 }
 
+/*
+ * D's named types (pcb->types: base types and typedefs) and tags (pcb->tags)
+ * are lists, newest first, with one hash index over both so that a program
+ * of thousands of typedefs or structs stays linear.  Typedef and base type
+ * names are one name space and the struct, union and enum tags one each
+ * (a forward declaration in its kind's); the index maps each name of a
+ * space to its newest type, the one a walk of the list would find.
+ */
+static dt_tkind_t
+dt_type_space(const dt_type_t *t)
+{
+	switch (t->kind) {
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ENUM:
+		return t->kind;
+	case DT_TK_FWD:
+		return t->fwdkind;
+	default:
+		return DT_TK_TYPEDEF;
+	}
+}
+
+static uint32_t
+dt_type_hash(dt_tkind_t space, const char *name)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)space; /* FNV-1a */
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h;
+}
+
+/* The slot of (space, name): its entry, or the empty slot where it goes. */
+static dt_type_t **
+dt_type_slot(dt_pcb_t *pcb, dt_tkind_t space, const char *name)
+{
+	uint32_t mask = pcb->tisize - 1;
+	uint32_t i = dt_type_hash(space, name) & mask;
+
+	for (; pcb->tindex[i] != NULL; i = (i + 1) & mask)
+		if (dt_type_space(pcb->tindex[i]) == space && strcmp(pcb->tindex[i]->name, name) == 0)
+			break;
+	return &pcb->tindex[i];
+}
+
+/* Index t (named) as the newest of its name, growing the index at half full. */
+static void
+dt_type_index(dt_pcb_t *pcb, dt_type_t *t)
+{
+	dt_type_t **slot;
+
+	if (2 * (pcb->ticount + 1) > pcb->tisize) {
+		uint32_t size = pcb->tisize != 0 ? 2 * pcb->tisize : 256;
+		dt_type_t *lists[2] = {pcb->types, pcb->tags};
+
+		pcb->tindex = dt_zalloc(pcb, size * sizeof(dt_type_t *));
+		pcb->tisize = size;
+		pcb->ticount = 0;
+		/* newest first: keep the first entry of each name */
+		for (int l = 0; l < 2; l++) {
+			for (dt_type_t *u = lists[l]; u != NULL; u = u->next) {
+				if (u->name == NULL || *(slot = dt_type_slot(pcb, dt_type_space(u), u->name)) != NULL)
+					continue;
+				*slot = u;
+				pcb->ticount++;
+			}
+		}
+	}
+	slot = dt_type_slot(pcb, dt_type_space(t), t->name);
+	if (*slot == NULL)
+		pcb->ticount++;
+	*slot = t;
+}
+
 void
 dt_type_define(dt_pcb_t *pcb, const char *name, dt_type_t *t)
 {
@@ -45,6 +120,7 @@ dt_type_define(dt_pcb_t *pcb, const char *name, dt_type_t *t)
 	td->issigned = t->issigned;
 	td->next = pcb->types;
 	pcb->types = td;
+	dt_type_index(pcb, td);
 }
 
 static dt_type_t *
@@ -54,16 +130,22 @@ dt_type_base(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size, bo
 	t->issigned = sign;
 	t->next = pcb->types;
 	pcb->types = t;
+	dt_type_index(pcb, t);
 	return t;
+}
+
+void
+dt_type_tag_add(dt_pcb_t *pcb, dt_type_t *t)
+{
+	t->next = pcb->tags;
+	pcb->tags = t;
+	dt_type_index(pcb, t);
 }
 
 dt_type_t *
 dt_type_lookup_d(dt_pcb_t *pcb, const char *name)
 {
-	for (dt_type_t *t = pcb->types; t != NULL; t = t->next)
-		if (t->name != NULL && strcmp(t->name, name) == 0)
-			return t;
-	return NULL;
+	return pcb->tisize != 0 ? *dt_type_slot(pcb, DT_TK_TYPEDEF, name) : NULL;
 }
 
 /* D's names first, then the modules' (dt_modtypes.h): DTrace's lookup order. */
@@ -83,12 +165,11 @@ dt_type_lookup(dt_pcb_t *pcb, const char *name)
 dt_type_t *
 dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 {
-	for (dt_type_t *t = pcb->tags; t != NULL; t = t->next) {
-		if (t->name == NULL || strcmp(t->name, tag) != 0)
-			continue;
-		if (kind == DT_TK_FWD || t->kind == kind || (t->kind == DT_TK_FWD && t->fwdkind == kind))
+	if (kind != DT_TK_FWD)
+		return pcb->tisize != 0 ? *dt_type_slot(pcb, kind, tag) : NULL;
+	for (dt_type_t *t = pcb->tags; t != NULL; t = t->next)
+		if (t->name != NULL && strcmp(t->name, tag) == 0)
 			return t;
-	}
 	return NULL;
 }
 
