@@ -143,6 +143,11 @@ test_casts(void)
 	expect_const("BEGIN { trace((short)(char)-1); }", "0xffff");
 	expect_const("BEGIN { trace((unsigned int)-1); }", "0xffffffffffffffff");
 	expect_const("BEGIN { trace((long)(unsigned char)-1); }", "0xff");
+	/* and operators fold on all 64 bits, >> logically (dt_node_op1, dt_node_op2) */
+	expect_const("BEGIN { trace(-16 >> 2); }", "0x3ffffffffffffffc");
+	expect_const("BEGIN { trace(~0U); }", "0xffffffffffffffff");
+	expect_const("BEGIN { trace(-1U); }", "0xffffffff");
+	expect_const("BEGIN { trace(0x7fffffff + 1); }", "0x80000000");
 	expect_const("BEGIN { trace((int)(long)(char)259); }", "0x3");
 	expect_print_type("BEGIN { print((char)1); }", DT_CTYPE_INT, 1, "char");
 	expect_print_type("typedef unsigned char uc_t; BEGIN { print((uc_t)300); }", DT_CTYPE_INT, 1, NULL);

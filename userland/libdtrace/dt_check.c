@@ -296,20 +296,6 @@ dt_type_promote(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
 	return dt_type_int(pcb, ls, lsg && rsg);
 }
 
-static uint64_t
-dt_fold_cast(uint64_t v, dt_type_t *t)
-{
-	t = dt_type_resolve(t);
-	if (t == NULL || t->kind != DT_TK_INT || t->size >= 8)
-		return v;
-	unsigned bits = (unsigned)t->size * 8;
-	uint64_t mask = (UINT64_C(1) << bits) - 1;
-	v &= mask;
-	if (t->issigned && (v >> (bits - 1)) & 1)
-		v |= ~mask;
-	return v;
-}
-
 /* A comparison of two constants is signed when their common type is (-1L < 1U is true). */
 static bool
 dt_fold_signed(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
@@ -375,10 +361,8 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 	case DT_TOK_XOR: v = a ^ b; break;
 	case DT_TOK_LSH: v = b >= 64 ? 0 : a << b; break;
 	case DT_TOK_RSH:
-		if (s)
-			v = (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b));
-		else
-			v = b >= 64 ? 0 : a >> b;
+		/* DTrace shifts the constant's 64-bit value logically, signed or not (-8 >> 1 too) */
+		v = b >= 64 ? 0 : a >> b;
 		break;
 	case DT_TOK_LT: v = dt_fold_signed(pcb, l, r) ? (int64_t)a < (int64_t)b : a < b; break;
 	case DT_TOK_LE: v = dt_fold_signed(pcb, l, r) ? (int64_t)a <= (int64_t)b : a <= b; break;
@@ -391,7 +375,8 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 	case DT_TOK_LXOR: v = (a != 0) != (b != 0); break;
 	default: return n;
 	}
-	dt_node_t *f = dt_node_int(pcb, dt_fold_cast(v, n->type));
+	/* the 64-bit result as it is, not narrowed to the type: DTrace's parser folds so */
+	dt_node_t *f = dt_node_int(pcb, v);
 	f->line = n->line;
 	dt_node_type_assign(f, n->type);
 	f->flags |= DT_NF_COOKED;
@@ -944,8 +929,15 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 				dt_opstr(op));
 		dt_node_type_assign(n, c->type);
 		if (c->kind == DT_NODE_INT) {
-			dt_node_t *f = dt_node_int(pcb, op == DT_TOK_INEG ? dt_fold_cast(-c->value, c->type)
-			                                                   : c->value);
+			/* as DTrace's dt_node_op1: a negated unsigned constant is cut to its size */
+			uint64_t v = c->value;
+			dt_type_t *ct = dt_type_resolve(c->type);
+			if (op == DT_TOK_INEG) {
+				v = -v;
+				if (!(c->flags & DT_NF_SIGNED) && ct->size > 0 && ct->size < 8)
+					v &= (UINT64_C(1) << (ct->size * 8)) - 1;
+			}
+			dt_node_t *f = dt_node_int(pcb, v);
 			f->line = n->line;
 			dt_node_type_assign(f, c->type);
 			return f;
@@ -957,7 +949,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 				dt_opstr(op));
 		dt_node_type_assign(n, c->type);
 		if (c->kind == DT_NODE_INT) {
-			dt_node_t *f = dt_node_int(pcb, dt_fold_cast(~c->value, c->type));
+			dt_node_t *f = dt_node_int(pcb, ~c->value); /* all 64 bits, as DTrace */
 			f->line = n->line;
 			dt_node_type_assign(f, c->type);
 			return f;
@@ -969,8 +961,10 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 				dt_opstr(op));
 		dt_node_type_assign(n, pcb->t_int);
 		if (c->kind == DT_NODE_INT) {
+			/* DTrace's folded ! keeps its operand's type (!0L is a long) */
 			dt_node_t *f = dt_node_int(pcb, c->value == 0);
 			f->line = n->line;
+			dt_node_type_assign(f, c->type);
 			return f;
 		}
 		break;
