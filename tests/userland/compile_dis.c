@@ -13,7 +13,7 @@
  * globals, clause-locals); keys and arguments are all computed before the
  * tuple is pushed, strings with their size, each value first converted to
  * its prototype's type; arithmetic is 64-bit, narrowed only by casts;
- * comparisons are signed or not after C's conversions; ?: ends its true arm
+ * comparisons are signed or not by DTrace's integer ranks; ?: ends its true arm
  * with a mov into the result register.
  * The format itself (column layout, notes, unknown kinds, scopes and flags)
  * is checked on a DIFO built by hand.
@@ -423,7 +423,7 @@ static const struct {
 	    "\n"
 	    "NAME             ID   KND SCP FLAG TYPE\n"
 	    "execname         118  scl glb r    string (unknown) by ref (size 256)\n"},
-	/* arguments cast to the prototype (int to int64_t); comparisons after C's conversions */
+	/* arguments cast to the prototype (int to int64_t); comparisons by DTrace's ranks */
 	{"unsigned char c; BEGIN { x = 3; trace(lltostr(x)); trace(c > -1); trace(c > (unsigned int)1); }",
 	    "\n"
 	    "DIFO 0x@ returns D type (integer) (size 4)\n"
@@ -680,6 +680,47 @@ static const struct {
 	    "\n"
 	    "NAME             ID   KND SCP FLAG TYPE\n"
 	    "s                500  scl loc r    D type (struct) by ref (size 16)\n"},
+	/*
+	 * comparisons signed or not by DTrace's ranks (width in bits, one more
+	 * when unsigned; nothing promoted to int): a 3-bit unsigned field
+	 * against an int compares signed, unsigned char against char unsigned
+	 */
+	{"struct bf { unsigned int a : 3; int b : 5; }; unsigned char uc; char sc; "
+	 "BEGIN { trace(((struct bf *)arg0)->a < -1); trace(uc < sc); }",
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 4)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29010601    ldgs DT_VAR(262), %r1\t\t! DT_VAR(262) = \"arg0\"\n"
+	    "01: 1f010001    ldub [%r1], %r1\n"
+	    "02: 25000002    setx DT_INTEGER[0], %r2\t\t! 0x0\n"
+	    "03: 05010201    srl  %r1, %r2, %r1\n"
+	    "04: 25000102    setx DT_INTEGER[1], %r2\t\t! 0x7\n"
+	    "05: 03010201    and  %r1, %r2, %r1\n"
+	    "06: 25000202    setx DT_INTEGER[2], %r2\t\t! 0xffffffffffffffff\n"
+	    "07: 0f010200    cmp  %r1, %r2\n"
+	    "08: 1800000b    bl   11\n"
+	    "09: 0e000001    mov  %r0, %r1\n"
+	    "10: 1100000c    ba   12\n"
+	    "11: 25000301    setx DT_INTEGER[3], %r1\t\t! 0x1\n"
+	    "12: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "arg0             106  scl glb r    D type (integer) (size 8)\n"
+	    "\n"
+	    "DIFO 0x@ returns D type (integer) (size 4)\n"
+	    "OFF OPCODE      INSTRUCTION\n"
+	    "00: 29050001    ldgs DT_VAR(1280), %r1\t\t! DT_VAR(1280) = \"uc\"\n"
+	    "01: 29050102    ldgs DT_VAR(1281), %r2\t\t! DT_VAR(1281) = \"sc\"\n"
+	    "02: 0f010200    cmp  %r1, %r2\n"
+	    "03: 19000006    blu  6\n"
+	    "04: 0e000001    mov  %r0, %r1\n"
+	    "05: 11000007    ba   7\n"
+	    "06: 25000001    setx DT_INTEGER[0], %r1\t\t! 0x1\n"
+	    "07: 23000001    ret  %r1\n"
+	    "\n"
+	    "NAME             ID   KND SCP FLAG TYPE\n"
+	    "sc               501  scl glb r    D type (integer) (size 1)\n"
+	    "uc               500  scl glb r    D type (integer) (size 1)\n"},
 };
 
 /* A program from a file (dtrace -s): D_NOREG carries the clause's line. */

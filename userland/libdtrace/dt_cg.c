@@ -292,15 +292,16 @@ dt_node_field(const dt_node_t *n)
 }
 
 /*
- * The size of a value of node n's type t (n may be NULL): an integer
- * bit-field's type is as wide as the field in DTrace, so its size is that
- * of its loads, which casts, records and -S's return types see.
+ * The bit-field whose type a value has: a . or -> reading one, or an
+ * assignment, ++ or -- to one (DTrace's parser gives those their left
+ * operand's type).
  */
-static uint64_t
-dt_value_size(const dt_node_t *n, dt_type_t *t)
+static const dt_member_t *
+dt_value_field(const dt_node_t *n)
 {
-	/* an assignment, ++ or -- has its left operand's type, as DTrace propagates it */
-	if (n != NULL && n->left != NULL &&
+	if (n == NULL)
+		return NULL;
+	if (n->left != NULL &&
 	    ((n->kind == DT_NODE_OP2 && (n->op == DT_TOK_ASGN || n->op == DT_TOK_ADD_EQ ||
 					 n->op == DT_TOK_SUB_EQ || n->op == DT_TOK_MUL_EQ ||
 					 n->op == DT_TOK_DIV_EQ || n->op == DT_TOK_MOD_EQ ||
@@ -310,7 +311,18 @@ dt_value_size(const dt_node_t *n, dt_type_t *t)
 	     (n->kind == DT_NODE_OP1 && (n->op == DT_TOK_PREINC || n->op == DT_TOK_POSTINC ||
 					 n->op == DT_TOK_PREDEC || n->op == DT_TOK_POSTDEC))))
 		n = n->left;
-	const dt_member_t *m = n != NULL ? dt_node_field(n) : NULL;
+	return dt_node_field(n);
+}
+
+/*
+ * The size of a value of node n's type t (n may be NULL): an integer
+ * bit-field's type is as wide as the field in DTrace, so its size is that
+ * of its loads, which casts, records and -S's return types see.
+ */
+static uint64_t
+dt_value_size(const dt_node_t *n, dt_type_t *t)
+{
+	const dt_member_t *m = dt_value_field(n);
 	t = dt_type_resolve(t);
 	if (m != NULL && t->kind == DT_TK_INT)
 		return dt_field_size(m);
@@ -711,30 +723,37 @@ dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
 }
 
 /*
- * DTrace's dt_cg_compare_signed: strings compare signed, anything not
- * arithmetic (pointers) unsigned, integers as C's usual arithmetic
- * conversions leave them: types narrower than int become int; of mixed
- * signedness the unsigned one wins unless the signed one is wider.
+ * DTrace's dt_cg_compare_signed, through its dt_type_promote: strings
+ * compare signed, anything not arithmetic (pointers) unsigned; of two
+ * integers the one of higher rank decides, the rank being the width in
+ * bits, plus one when unsigned (an enum ranks as int).  Nothing is
+ * promoted to int first, so unsigned char against char compares
+ * unsigned, and a bit-field ranks by its own width: a 3-bit unsigned
+ * field against an int compares signed.
  */
+static uint64_t
+dt_cg_rank(const dt_node_t *n, dt_type_t *t, bool *sg)
+{
+	const dt_member_t *m = dt_value_field(n);
+	if (t->kind == DT_TK_ENUM) {
+		*sg = true;
+		return 32;
+	}
+	*sg = t->issigned;
+	return (m != NULL ? (uint64_t)m->bits : t->size * 8) + (t->issigned ? 0 : 1);
+}
+
 static bool
 dt_cg_compare_signed(dt_node_t *l, dt_node_t *r)
 {
 	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
 	if (!dt_type_is_arith(lt) || !dt_type_is_arith(rt))
 		return false;
-	uint64_t ls = lt->size, rs = rt->size;
-	bool lsg = lt->issigned || lt->kind == DT_TK_ENUM, rsg = rt->issigned || rt->kind == DT_TK_ENUM;
-	if (ls < 4) {
-		ls = 4;
-		lsg = true;
-	}
-	if (rs < 4) {
-		rs = 4;
-		rsg = true;
-	}
-	if (lsg == rsg)
-		return lsg;
-	return lsg ? ls > rs : rs > ls;
+	bool lsg, rsg;
+	uint64_t lr = dt_cg_rank(l, lt, &lsg), rr = dt_cg_rank(r, rt, &rsg);
+	if (lr == rr)
+		return lsg && rsg;
+	return lr > rr ? lsg : rsg;
 }
 
 static int
