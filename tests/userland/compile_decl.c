@@ -204,6 +204,24 @@ test_many_types(void)
 	if (src != NULL)
 		expect_err(src, "D_DECL_TYPERED", "line 20001: type redeclared: struct s17");
 	free(src);
+
+	/* a struct of 20,000 members, then one defined twice (libctf's words, as DTrace reports them) */
+	for (int dup = 0; dup < 2; dup++) {
+		size_t cap = 20000 * 16 + 128, len = 0;
+		char *p = malloc(cap);
+		if (p == NULL)
+			break;
+		len += (size_t)snprintf(p + len, cap - len, "struct big {");
+		for (int i = 0; i < 20000; i++)
+			len += (size_t)snprintf(p + len, cap - len, " int m%d;", i);
+		snprintf(p + len, cap - len, "%s };\nBEGIN { trace(offsetof (struct big, m19999)); }",
+			 dup ? " char m123;" : "");
+		if (dup)
+			expect_err(p, "D_UNKNOWN", "line 1: failed to define member 'm123': Duplicate member name definition");
+		else
+			expect_const(p, "0x1387c");
+		free(p);
+	}
 }
 
 int

@@ -534,14 +534,48 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 	t->align = 1;
 	if (pcb->sou_depth >= (int)(sizeof(pcb->sou_stack) / sizeof(pcb->sou_stack[0])))
 		dt_error(pcb, 0, D_DECL_COMBO, "struct or union nested too deeply");
+	pcb->sou_last[pcb->sou_depth] = NULL;
 	pcb->sou_stack[pcb->sou_depth++] = t;
 	return t;
+}
+
+/*
+ * Has sou a member named `name' already (libctf refuses a second)?  Else
+ * record it.  One hash set of (struct, name) pairs for the compilation, so
+ * a struct of n members is defined in O(n).
+ */
+static bool
+dt_decl_member_dup(dt_pcb_t *pcb, const dt_type_t *sou, const char *name)
+{
+	uint32_t mask, i;
+
+	if (2 * (pcb->mncount + 1) > pcb->mnsize) {
+		struct dt_membername *old = pcb->mnames;
+		uint32_t oldsize = pcb->mnsize;
+
+		pcb->mnsize = oldsize != 0 ? 2 * oldsize : 256;
+		pcb->mnames = dt_zalloc(pcb, pcb->mnsize * sizeof(*pcb->mnames));
+		pcb->mncount = 0;
+		for (uint32_t j = 0; j < oldsize; j++)
+			if (old[j].name != NULL)
+				(void)dt_decl_member_dup(pcb, old[j].sou, old[j].name);
+	}
+	mask = pcb->mnsize - 1;
+	i = (dt_idtab_strhash(name) ^ (uint32_t)((uintptr_t)sou >> 4)) & mask;
+	for (; pcb->mnames[i].name != NULL; i = (i + 1) & mask)
+		if (pcb->mnames[i].sou == sou && strcmp(pcb->mnames[i].name, name) == 0)
+			return true;
+	pcb->mnames[i].sou = sou;
+	pcb->mnames[i].name = name;
+	pcb->mncount++;
+	return false;
 }
 
 void
 dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarator_t *list)
 {
 	dt_type_t *base = dt_ds_type(pcb, ds);
+	dt_member_t **lastp = &pcb->sou_last[pcb->sou_depth - 1];
 	if (sou == NULL)
 		sou = pcb->sou_stack[pcb->sou_depth - 1];
 
@@ -549,7 +583,7 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 		const char *name;
 		dt_type_t *t = dt_decl_type(pcb, base, dd, &name);
 		dt_type_t *r = dt_type_resolve(t);
-		dt_member_t *m = dt_zalloc(pcb, sizeof(*m)), **pp;
+		dt_member_t *m = dt_zalloc(pcb, sizeof(*m));
 		int bits = 0;
 
 		const char *idname = name != NULL ? name : "(anon)";
@@ -578,7 +612,7 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			bits = (int)n->value;
 		}
 		/* libctf refuses a second member of the same name */
-		if (name != NULL && dt_type_member(sou, name) != NULL)
+		if (name != NULL && dt_decl_member_dup(pcb, sou, name))
 			dt_error(pcb, 0, D_UNKNOWN, "failed to define member '%s': Duplicate member name definition", name);
 		m->name = name;
 		m->type = t;
@@ -609,9 +643,11 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 		}
 		if (r->align > sou->align)
 			sou->align = r->align;
-		for (pp = &sou->members; *pp != NULL; pp = &(*pp)->next)
-			continue;
-		*pp = m;
+		if (*lastp == NULL)
+			sou->members = m;
+		else
+			(*lastp)->next = m;
+		*lastp = m;
 	}
 }
 

@@ -19,8 +19,8 @@
  * stale (ihead != head): lookups then walk the list, and the next insert or
  * dt_idtab_reindex() rebuilds it.
  */
-static uint32_t
-dt_idtab_hash(const char *s)
+uint32_t
+dt_idtab_strhash(const char *s)
 {
 	uint32_t h = 2166136261u; /* FNV-1a */
 
@@ -35,7 +35,7 @@ dt_idtab_index_put(dt_idtab_t *tab, dt_ident_t *idp)
 {
 	uint32_t mask = tab->isize - 1;
 
-	for (uint32_t i = dt_idtab_hash(idp->name) & mask;; i = (i + 1) & mask) {
+	for (uint32_t i = dt_idtab_strhash(idp->name) & mask;; i = (i + 1) & mask) {
 		if (tab->index[i] == NULL) {
 			tab->index[i] = idp;
 			tab->icount++;
@@ -76,7 +76,7 @@ dt_idtab_lookup(dt_idtab_t *tab, const char *name)
 		return NULL;
 	}
 	uint32_t mask = tab->isize - 1;
-	for (uint32_t i = dt_idtab_hash(name) & mask; tab->index[i] != NULL; i = (i + 1) & mask)
+	for (uint32_t i = dt_idtab_strhash(name) & mask; tab->index[i] != NULL; i = (i + 1) & mask)
 		if (strcmp(tab->index[i]->name, name) == 0)
 			return tab->index[i];
 	return NULL;

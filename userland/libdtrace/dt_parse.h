@@ -171,6 +171,8 @@ typedef struct dt_idtab {
 	uint32_t isize, icount;
 } dt_idtab_t;
 
+/* The hash of a name in identifier tables (FNV-1a), for other indexes of names too. */
+uint32_t dt_idtab_strhash(const char *s);
 dt_ident_t *dt_idtab_lookup(dt_idtab_t *tab, const char *name);
 /* Rebuild tab's index (after entries were linked in front of the list by hand). */
 void dt_idtab_reindex(dt_pcb_t *pcb, dt_idtab_t *tab);
@@ -304,6 +306,12 @@ struct dt_pcb {
 	size_t srclen;
 	/* struct/union/enum definitions in progress */
 	dt_type_t *sou_stack[32];
+	dt_member_t *sou_last[32]; /* each struct's last member so far, so appending is O(1) */
+	struct dt_membername {     /* (struct, member name) pairs defined so far, hashed (dt_decl.c) */
+		const dt_type_t *sou;
+		const char *name;
+	} *mnames;
+	uint32_t mnsize, mncount;
 	int sou_depth;
 	dt_type_t *enum_cur;
 	dt_member_t *enum_last; /* enum_cur's last enumerator, so appending is O(1) */

@@ -62,11 +62,7 @@ dt_type_space(const dt_type_t *t)
 static uint32_t
 dt_type_hash(dt_tkind_t space, const char *name)
 {
-	uint32_t h = 2166136261u ^ (uint32_t)space; /* FNV-1a */
-
-	for (; *name != '\0'; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	return h;
+	return dt_idtab_strhash(name) ^ ((uint32_t)space * 0x9e3779b9u);
 }
 
 /* The slot of (space, name): its entry, or the empty slot where it goes. */
