@@ -164,7 +164,7 @@ test_if_else(void)
 	dt_cprog_free(p);
 
 	/* conditions are typed like any expression */
-	expect_err("BEGIN { if (@a) trace(1); }", "D_OP_SCALAR",
+	expect_err("BEGIN { @a = count(); if (@a) trace(1); }", "D_OP_SCALAR",
 		   "line 1: operator && requires operands of scalar type");
 	expect_err("BEGIN {\n\tif (x) trace(1);\n}", "D_IDENT_UNDEF",
 		   "line 2: failed to resolve x: Unknown variable name");
@@ -490,7 +490,9 @@ main(void)
 		   "line 1: lquantize( ) base (argument #1) must be less than limit (argument #2)");
 	expect_err("BEGIN { trace(x.y); }", "D_IDENT_UNDEF", "line 1: failed to resolve x: Unknown variable name");
 	expect_err("BEGIN { trace(0x1g); }", "D_INT_DIGIT", "line 1: constant 0x1g contains invalid digit g");
-	expect_err("BEGIN { printa(@nope); }", "D_PRINTA_AGGBAD", "line 1: undefined aggregation: @nope");
+	/* @a alone must name an aggregation already made; @a[...] makes one, printa() then refuses it */
+	expect_err("BEGIN { printa(@nope); }", "D_IDENT_UNDEF", "line 1: failed to resolve @nope: Unknown variable name");
+	expect_err("BEGIN { printa(@nope[1]); }", "D_PRINTA_AGGBAD", "line 1: undefined aggregation: @nope");
 	expect_err("#pragma D bogus\nBEGIN {}", "D_PRAGMA_INVAL", "line 1: invalid D pragma: bogus");
 	expect_err("BEGIN { trace($1); }", "D_MACRO_UNDEF", "line 1: macro argument $1 is not defined");
 	expect_err("", "D_EMPTY", "line 1: empty D program translation unit");

@@ -737,6 +737,9 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 	dt_ident_t *idp;
 
 	if (n->op == DT_TOK_AGG) {
+		/* @a alone names an aggregation; only @a = f() and @a[...] create one (dt_xcook_ident) */
+		if (!create && dt_idtab_lookup(&pcb->aggs, n->string) == NULL)
+			dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve @%s: Unknown variable name", n->string);
 		idp = dt_var_lookup(pcb, n, &pcb->aggs, DT_IDENT_AGG, true, 0);
 		n->kind = DT_NODE_AGG;
 		n->ident = idp;
