@@ -6,8 +6,11 @@
  * flags (lvalue, writable, reference), folds integer constants and applies
  * DTrace's rules with DTrace's messages and tags.  A node may be replaced:
  * the caller always stores the returned node.  Variables get their type on
- * first assignment; reading a global nobody assigned is an error, reading
- * an unassigned self-> or this-> variable gives int64_t 0, as in DTrace.
+ * first assignment, or int64_t from ++ or --; as in DTrace, reading one
+ * nobody assigned or declared is an error (D_IDENT_UNDEF for a global,
+ * D_VAR_UNDEF for self->, this-> and associative arrays), and so is a
+ * compound assignment to it, which reads it too.  Integer constants fold
+ * as DTrace's parser folds them: on their 64-bit values.
  */
 #include <string.h>
 
