@@ -69,7 +69,9 @@ typedef struct dt_namecache {
 struct dt_modtypes {
 	dt_mod_t *mods;
 	size_t nmods;
-	dt_namecache_t *cache[DT_MEMO_BUCKETS];
+	/* names looked up so far, hits and misses: chains that grow with them (a few per bucket) */
+	dt_namecache_t **cache;
+	size_t cachesize, ncached;
 };
 
 struct dt_modimport {
@@ -427,18 +429,36 @@ dt_modtypes_find(dt_pcb_t *pcb, int kind, const char *scoped)
 	const char *mod, *name;
 	dt_type_t *t = NULL;
 
-	for (c = mt->cache[h % DT_MEMO_BUCKETS]; c != NULL; c = c->next)
-		if (c->kind == kind && strcmp(c->name, scoped) == 0)
-			return c->type;
+	if (mt->cachesize != 0)
+		for (c = mt->cache[h % mt->cachesize]; c != NULL; c = c->next)
+			if (c->kind == kind && strcmp(c->name, scoped) == 0)
+				return c->type;
 	name = dt_mod_split(pcb, scoped, &mod);
 	if (name[0] != '\0' && mt->nmods > 0)
 		t = dt_modtypes_locked(pcb, mt, NULL, kind, mod, name);
+	/* a program of many distinct names (enumerators, inlines) keeps the chains short */
+	if (mt->ncached >= 2 * mt->cachesize) {
+		size_t size = mt->cachesize != 0 ? 4 * mt->cachesize : DT_MEMO_BUCKETS;
+		dt_namecache_t **cache = dt_zalloc(pcb, size * sizeof(*cache)), *n;
+
+		for (size_t i = 0; i < mt->cachesize; i++) {
+			for (c = mt->cache[i]; c != NULL; c = n) {
+				uint32_t b = dt_strhash(c->name, c->kind) % size;
+				n = c->next;
+				c->next = cache[b];
+				cache[b] = c;
+			}
+		}
+		mt->cache = cache;
+		mt->cachesize = size;
+	}
 	c = dt_zalloc(pcb, sizeof(*c));
 	c->kind = kind;
 	c->name = dt_strdup(pcb, scoped);
 	c->type = t;
-	c->next = mt->cache[h % DT_MEMO_BUCKETS];
-	mt->cache[h % DT_MEMO_BUCKETS] = c;
+	c->next = mt->cache[h % mt->cachesize];
+	mt->cache[h % mt->cachesize] = c;
+	mt->ncached++;
 	return t;
 }
 
