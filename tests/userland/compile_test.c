@@ -372,6 +372,46 @@ test_operand_rules(void)
 	expect_err("BEGIN { *\"abc\" = 1; }", "D_OP_WRITE", "line 1: operator = can only be applied to a writable variable");
 }
 
+/* A numeric macro argument is typed as the same constant in the program text, then negated. */
+static void
+expect_macro_const(const char *arg, const char *hex, const char *type)
+{
+	dt_copts_t o;
+	char *argv[] = {"x.d", (char *)arg};
+	char *buf = NULL, want[64];
+	size_t len = 0;
+	ct_opts(&o, 0);
+	o.argc = 2;
+	o.argv = argv;
+	o.flags = DT_C_DIFV;
+	dt_cprog_t *p = dt_compile_string("BEGIN { trace($1); print($1); }", &o);
+	CHECK(p && !p->err.failed, "$1 = %s: %s", arg, p ? p->err.text : "NULL");
+	if (p != NULL && !p->err.failed) {
+		FILE *f = open_memstream(&buf, &len);
+		dt_cprog_disassemble(p, f);
+		fclose(f);
+		snprintf(want, sizeof(want), "! %s\n", hex);
+		CHECK(strstr(buf, want) != NULL, "$1 = %s: expected %s in\n%s", arg, hex, buf);
+		const dt_ctype_t *t = NULL;
+		for (size_t i = 0; i < p->nacts && t == NULL; i++)
+			t = p->acts[i].ptype;
+		CHECK(t != NULL && t->name != NULL && strcmp(t->name, type) == 0, "$1 = %s: print type %s, expected %s",
+		      arg, t != NULL && t->name != NULL ? t->name : "(none)", type);
+		free(buf);
+	}
+	dt_cprog_free(p);
+}
+
+static void
+test_macro_arg_constants(void)
+{
+	expect_macro_const("0xffffffff", "0xffffffff", "unsigned int");
+	expect_macro_const("1ULL", "0x1", "unsigned long long");
+	expect_macro_const("-1", "0xffffffffffffffff", "int");
+	expect_macro_const("-3000000000", "0xffffffff4d2fa200", "long");
+	expect_macro_const("-0xffffffff", "0x1", "unsigned int");
+}
+
 /* Clauses are typed once per probe description, in its probe's context. */
 static void
 test_clause_contexts(void)
@@ -451,6 +491,7 @@ main(void)
 	test_clause_contexts();
 	test_value_typedefs();
 	test_operand_rules();
+	test_macro_arg_constants();
 
 	expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
 		  "syscall::read:return /self->ts/ { @a[execname] = quantize(timestamp - self->ts); self->ts = 0; }");
