@@ -16,6 +16,15 @@
 #include <string.h>
 
 #include "dt_parse.h"
+
+/*
+ * The parser's stacks, once they outgrow their first 200 entries, come from
+ * the compilation's arena: an error longjmps out of dt_yyparse() past the
+ * code that would free a malloc'd stack, and the arena is freed with the pcb.
+ * Outgrown stacks stay in the arena until then (at most twice the deepest).
+ */
+#define YYMALLOC(n) dt_zalloc(pcb, (n))
+#define YYFREE(p) ((void)(p))
 %}
 
 %code requires {
