@@ -284,19 +284,49 @@ dt_node_type_assign(dt_node_t *n, dt_type_t *t)
 		n->flags |= DT_NF_REF;
 }
 
-/* C's usual arithmetic conversions over our integer types. */
+/*
+ * An integer operand's rank in DTrace's dt_type_promote: its width in bits
+ * (a bit-field's own width), plus one when unsigned; an enum ranks, and
+ * promotes, as int.  *tp gets the type the operand contributes.
+ */
+static uint64_t
+dt_promote_rank(dt_pcb_t *pcb, dt_node_t *n, dt_type_t **tp)
+{
+	dt_type_t *t = dt_type_resolve(n->type);
+	uint64_t bits;
+
+	*tp = n->type;
+	if (t->kind == DT_TK_ENUM) {
+		*tp = pcb->t_int;
+		t = dt_type_resolve(pcb->t_int);
+	}
+	bits = t->size * 8;
+	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT) && n->member != NULL &&
+	    n->member->bits > 0)
+		bits = n->member->bits;
+	return bits + (t->issigned ? 0 : 1);
+}
+
+/*
+ * The type of an integer result as DTrace's dt_type_promote chooses it: not
+ * C's conversions (nothing becomes int first, (char)a + (char)b is a char)
+ * but the type of the operand of higher rank, typedef and all.  Of equal
+ * ranks DTrace takes the type created later in its container, which among
+ * D's base types puts long long after long; else the left operand's.
+ */
 static dt_type_t *
 dt_type_promote(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
 {
-	dt_type_t *lt = dt_type_resolve(l->type), *rt = dt_type_resolve(r->type);
-	uint64_t ls = lt->size < 4 ? 4 : lt->size, rs = rt->size < 4 ? 4 : rt->size;
-	bool lsg = lt->size < 4 ? true : (l->flags & DT_NF_SIGNED) != 0;
-	bool rsg = rt->size < 4 ? true : (r->flags & DT_NF_SIGNED) != 0;
-	if (ls > rs)
-		return dt_type_int(pcb, ls, lsg);
-	if (rs > ls)
-		return dt_type_int(pcb, rs, rsg);
-	return dt_type_int(pcb, ls, lsg && rsg);
+	dt_type_t *lt, *rt;
+	uint64_t lr = dt_promote_rank(pcb, l, &lt), rr = dt_promote_rank(pcb, r, &rt);
+	const char *rn;
+
+	if (lr != rr)
+		return lr > rr ? lt : rt;
+	rn = dt_type_resolve(rt)->name;
+	if (dt_type_resolve(lt) != dt_type_resolve(rt) && rn != NULL && strstr(rn, "long long") != NULL)
+		return rt;
+	return lt;
 }
 
 /* A comparison of two constants is signed when their common type is (-1L < 1U is true). */
@@ -1385,7 +1415,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			if (!dt_node_is_integer(l) || !dt_node_is_integer(r))
 				dnerror(pcb, n, D_OP_INT, "operator %s requires operands of integral type",
 					dt_opstr(op));
-			dt_node_type_assign(n, dt_type_resolve(l->type)->size < 4 ? pcb->t_int : l->type);
+			dt_node_type_assign(n, l->type); /* the left operand's type, unpromoted, as DTrace */
 			break;
 		case DT_TOK_MUL:
 		case DT_TOK_DIV:
