@@ -77,7 +77,8 @@ test_first_program(void)
 	CHECK(p->nacts == 6, "six actions, got %zu", p->nacts);
 	if (p->nacts == 6) {
 		CHECK(p->acts[0].kind == DTRACEACT_DIFEXPR, "trace is DIFEXPR");
-		CHECK(p->acts[1].kind == DTRACEACT_PRINTF && strcmp(p->acts[1].format, "%d\n") == 0, "printf");
+		CHECK(p->acts[1].kind == DTRACEACT_PRINTF && strcmp(p->acts[1].format, "%i\n") == 0,
+		      "printf (%%d of a signed value reaches the consumer as %%i)");
 		CHECK(p->acts[2].kind == DTRACEACT_DIFEXPR && p->acts[2].agg == 0, "agg id record");
 		CHECK(p->acts[4].kind == DTRACEAGG_COUNT, "count");
 		CHECK(p->acts[5].kind == DTRACEACT_EXIT, "exit");

@@ -80,9 +80,12 @@ test_integers(dtrace_hdl_t *dtp)
 	CHECK1("%d", I(4, -5), "-5");
 	CHECK1("%d", I(8, -5), "-5");
 	CHECK1("%i", I(4, 123), "123");
-	/* DTrace prints 8- and 16-bit %d values from their unsigned bytes */
+	/* a %d that reaches the consumer as such (DTrace's compiler hands it %i or
+	 * %u) prints 8- and 16-bit values from their unsigned bytes; %i is signed */
 	CHECK1("%d", I(1, -1), "255");
-	CHECK1("%i", I(2, -2), "65534");
+	CHECK1("%d", I(2, -2), "65534");
+	CHECK1("%i", I(2, -2), "-2");
+	CHECK1("%i", I(1, -1), "-1");
 	CHECK1("%u", I(4, -1), "4294967295");
 	CHECK1("%llu", I(8, -1), "18446744073709551615");
 	CHECK1("%lld", I(8, INT64_MIN), "-9223372036854775808");

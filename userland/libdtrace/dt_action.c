@@ -200,16 +200,34 @@ dt_pf_argok(dt_pcb_t *pcb, const struct dt_pfconv *c, dt_node_t *a)
 }
 
 /*
+ * DTrace's compiler settles %d by the argument's type (pfcheck_dint): the
+ * format it hands the consumer says %i for a signed value and %u for an
+ * unsigned one, so (char)-3 prints as -3 and (unsigned int)-16 as
+ * 4294967280.  `c' is the conversion's letter in the consumer's copy.
+ */
+static void
+dt_pf_dint(const struct dt_pfconv *cv, const dt_node_t *a, char *c)
+{
+	dt_type_t *t = dt_type_resolve(a->type);
+	bool sg = a->kind == DT_NODE_TYPE ? t != NULL && (t->issigned || t->kind == DT_TK_ENUM)
+	                                  : (a->flags & DT_NF_SIGNED) != 0;
+
+	if (strcmp(cv->name, "d") == 0 && *c == 'd')
+		*c = sg ? 'i' : 'u';
+}
+
+/*
  * Check a printf-like format against its arguments as DTrace does
  * (dt_printf_create() then dt_printf_validate()): conversions are numbered
  * from 1 counting %% too, arguments from `foff' + 1.  Malformed formats are
  * reported without a tag, as DTrace's compiler warnings are.  With `aggs'
  * (printa) a conversion takes an aggregation key, %@ the aggregation's value.
  */
-static void
+static const char *
 dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fmt, dt_node_t *args,
 		dt_node_t *aggval)
 {
+	char *out = dt_strdup(pcb, fmt); /* the format the consumer gets: %d made %i or %u */
 	bool aggs = aggval != NULL;
 	const char *p = fmt;
 	int conv = 0, j = 0;
@@ -336,6 +354,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 					        "prototype: %s\n\t  argument: %s",
 					        name, conv, cv->name, cv->proto,
 					        dt_node_type_name(aggval, n1, sizeof(n1)));
+				dt_pf_dint(cv, aggval, out + (p - 1 - fmt));
 				continue;
 			}
 			if (a == NULL)
@@ -350,6 +369,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 				        "argument: %s",
 				        name, j + foff + 1, conv, cv->name, cv->proto,
 				        dt_node_type_name(a, n1, sizeof(n1)));
+			dt_pf_dint(cv, a, out + (p - 1 - fmt));
 			a = a->list;
 			j++;
 		}
@@ -359,6 +379,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 		    pcb, call, D_PRINTF_ARG_EXTRA,
 		    "%s( ) prototype mismatch: only %d arguments required by this format string",
 		    name, j);
+	return out;
 }
 
 static void
@@ -378,10 +399,10 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		dnerror(pcb, call, D_FREOPEN_INVALID, "%s( ) argument #1 cannot be \"%s\"", name, ".");
 	if (f->string[0] == '\0' && kind != DTRACEACT_FREOPEN)
 		dnerror(pcb, call, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
-	dt_printf_check(pcb, call, name, f->string, f->list, NULL);
+	const char *pfmt = dt_printf_check(pcb, call, name, f->string, f->list, NULL);
 	/* freopen(""): DTrace's restore sentinel ".", which no file open for writing can be */
 	if (kind == DTRACEACT_FREOPEN && f->string[0] == '\0')
-		f->string = ".";
+		pfmt = ".";
 	if (f->list == NULL) {
 		dt_difo_t *dp = dt_difo_new(pcb);
 		dp->what = "action";
@@ -393,7 +414,7 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		dp->assembled = false; /* built directly, as DTrace does: -S does not list it */
 		dp->rtype.dtdt_size = 8;
 		struct dt_stmt_act *a = dt_act_add(al, kind, dp);
-		a->format = f->string;
+		a->format = pfmt;
 		return;
 	}
 	/*
@@ -406,7 +427,7 @@ dt_action_printflike(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call, uint16_t 
 		x->list = NULL;
 		struct dt_stmt_act *a = dt_act_add(al, kind, dt_expr_difo(pcb, x, "action"));
 		x->list = save;
-		a->format = f->string;
+		a->format = pfmt;
 	}
 }
 
@@ -878,7 +899,7 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 					val.kind = DT_NODE_TYPE;
 					val.type = dt_type_lookup(pcb, aid->aggfunc != NULL &&
 								aid->aggfunc->id == DTRACEAGG_COUNT ? "uint64_t" : "int64_t");
-					dt_printf_check(pcb, call, idp->name, fmt, keys, &val);
+					fmt = dt_printf_check(pcb, call, idp->name, fmt, keys, &val);
 				}
 			}
 			struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_PRINTA, dt_difo_const(pcb, aid->id));

@@ -36,7 +36,7 @@ static const dt_pfconv_t dt_conversions[] = {
 	{"E", "E", DT_PF_FP},       {"f", "f", DT_PF_FP},       {"g", "g", DT_PF_FP},
 	{"G", "G", DT_PF_FP},       {"hd", "d", DT_PF_SINT},    {"hi", "i", DT_PF_SINT},
 	{"ho", "o", DT_PF_UINT},    {"hu", "u", DT_PF_UINT},    {"hx", "x", DT_PF_UINT},
-	{"hX", "X", DT_PF_UINT},    {"i", "i", DT_PF_DINT},     {"I", "s", DT_PF_INET},
+	{"hX", "X", DT_PF_UINT},    {"i", "i", DT_PF_SINT},     {"I", "s", DT_PF_INET},
 	{"k", "s", DT_PF_STACK},
 	{"lc", "lc", DT_PF_SINT},   {"ld", "d", DT_PF_SINT},    {"li", "i", DT_PF_SINT},
 	{"lo", "o", DT_PF_UINT},    {"lu", "u", DT_PF_UINT},    {"ls", "ls", DT_PF_WSTR},
@@ -343,10 +343,10 @@ dt_pf_integer(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, in
 	dt_pfmt(format, sizeof(format), pfd, width, prec, conv);
 
 	/*
-	 * DTrace's compiler turns %d of an unsigned type into %u and sizes
-	 * 64-bit conversions as %lld; what reaches the consumer as plain %d
-	 * or %i is then printed from the value's unsigned bytes, which for
-	 * 8- and 16-bit values means zero-extended.
+	 * DTrace's compiler hands the consumer %d as %i (signed argument) or
+	 * %u (unsigned); a %d that still arrives here (a format DTrace's
+	 * compiler did not settle) is printed from the value's unsigned bytes,
+	 * which for 8- and 16-bit values means zero-extended.
 	 */
 	if (kind == DT_PF_DINT)
 		kind = size == sizeof(uint64_t) ? DT_PF_SINT : DT_PF_UINT;

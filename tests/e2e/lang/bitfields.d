@@ -4,8 +4,8 @@
    top bit, stores masked to the width and leaving the other bits of those
    bytes alone; through -> on alloca'd memory (this-> and self-> pointers)
    and through . on clause-local and global struct variables.  A field's
-   value is as wide as its bytes, so %d prints a signed 5-bit field's byte
-   unsigned, as DTrace does; (int) or arithmetic makes it an int. */
+   value is as wide as its bytes (a signed 5-bit field is a one-byte value,
+   which %d prints signed, as DTrace's %i); (int) makes it an int. */
 #pragma D option quiet
 
 struct bf {

@@ -3,7 +3,7 @@
  * promoted to int first, the operand of higher rank (width in bits, plus one
  * when unsigned) gives its type, an enum counts as int, and a shift has its
  * left operand's type.  A char plus a char is a char, so its record holds one
- * byte: 200 + 100 traces as 44, as it does in DTrace.
+ * byte: 200 + 100 traces as 44, and 100 + 100 kept in a char prints as -56.
  */
 #pragma D option quiet
 

@@ -3,7 +3,7 @@
    byte 4, e:4 and f:9 the short at byte 16, f crossing into byte 17), read
    and written as DTrace does: the field's bytes only, shifted and masked;
    a store keeps the neighbours' bits; a signed field's value is as wide as
-   those bytes, and %d prints it unsigned as DTrace does.  CTF types through
+   those bytes, and %d prints it signed (DTrace's %i).  CTF types through
    -> on alloca'd memory, DWARF 5 types through . on a global struct. */
 #pragma D option quiet
 
