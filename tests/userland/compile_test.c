@@ -531,7 +531,14 @@ main(void)
 	expect_err("BEGIN { @a = lquantize(1, 10, 0); }", "D_LQUANT_MISMATCH",
 		   "line 1: lquantize( ) base (argument #1) must be less than limit (argument #2)");
 	expect_err("BEGIN { trace(x.y); }", "D_IDENT_UNDEF", "line 1: failed to resolve x: Unknown variable name");
-	expect_err("BEGIN { trace(0x1g); }", "D_INT_DIGIT", "line 1: constant 0x1g contains invalid digit g");
+	/* DTrace's lexer ends a constant where its pattern ends: 0x1g is 0x1 then g,
+	 * 1lu is 1l then u (suffixes go u before l); only an octal digit past 7
+	 * reaches D_INT_DIGIT */
+	expect_err("BEGIN { trace(0x1g); }", "D_SYNTAX", "line 1: syntax error near \"g\"");
+	expect_err("BEGIN { trace(1uz); }", "D_SYNTAX", "line 1: syntax error near \"z\"");
+	expect_err("BEGIN { trace(1lu); }", "D_SYNTAX", "line 1: syntax error near \"u\"");
+	expect_err("BEGIN { trace(12abc); }", "D_SYNTAX", "line 1: syntax error near \"abc\"");
+	expect_err("BEGIN { trace(0129); }", "D_INT_DIGIT", "line 1: constant 0129 contains invalid digit 9");
 	/* @a alone must name an aggregation already made; @a[...] makes one, printa() then refuses it */
 	expect_err("BEGIN { printa(@nope); }", "D_IDENT_UNDEF", "line 1: failed to resolve @nope: Unknown variable name");
 	expect_err("BEGIN { printa(@nope[1]); }", "D_PRINTA_AGGBAD", "line 1: undefined aggregation: @nope");
