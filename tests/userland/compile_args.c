@@ -10,45 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile_probes.h"
 #include "ct_check.h"
-
-static dt_cprog_t *
-compile(const char *src, uint32_t flags)
-{
-	dt_copts_t o;
-	ct_opts(&o, flags);
-	return dt_compile_string(src, &o);
-}
-
-static void
-expect_ok(const char *src)
-{
-	dt_cprog_t *p = compile(src, 0);
-	CHECK(p != NULL && !p->err.failed && p->dof != NULL, "expected success for <%s>: %s", src,
-	      p ? p->err.text : "NULL");
-	dt_cprog_free(p);
-}
-
-static void
-check_err(dt_cprog_t *p, const char *src, const char *tag, const char *text)
-{
-	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
-	if (p != NULL && p->err.failed) {
-		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
-		      dt_errtag_name(p->err.tag), tag, p->err.text);
-		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
-		      p->err.text, text);
-		CHECK(p->dof == NULL, "<%s>: no DOF on failure", src);
-	}
-	dt_cprog_free(p);
-}
+#include "compile_probes.h"
 
 /* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
 static void
 expect_err(const char *src, const char *tag, const char *text)
 {
-	check_err(ct_compile_file(src, 0, "test.d"), src, tag, text);
+	ct_check_err(ct_compile_file(src, 0, "test.d"), src, tag, text);
 }
 
 /* The DIF listing of a program compiled with -S. */
@@ -57,7 +26,7 @@ dif_listing(const char *src)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	dt_cprog_t *p = compile(src, DT_C_DIFV);
+	dt_cprog_t *p = ct_compile(src, DT_C_DIFV);
 	FILE *f;
 
 	CHECK(p != NULL && !p->err.failed, "<%s>: %s", src, p ? p->err.text : "NULL");
@@ -109,7 +78,7 @@ test_args_typing(void)
 	expect_err("io:::st* { trace(args[0]); }", "D_ARGS_MULTI",
 	           "line 1: args[ ] may not be referenced because probe description io:::st* "
 	           "matches an unstable set of probes");
-	expect_ok("syscall::read: { trace(arg0); }");
+	ct_expect_ok("syscall::read: { trace(arg0); }");
 	/*
 	 * A provider whose names are at least Evolving promises one signature
 	 * per name: DTrace then types args[] from the first probe matched,
@@ -126,7 +95,7 @@ test_args_typing(void)
 	p = f != NULL ? dt_compile_file(f, &o) : NULL;
 	if (f != NULL)
 		fclose(f);
-	check_err(p, "-Z nosuch:::none", "D_ARGS_MULTI",
+	ct_check_err(p, "-Z nosuch:::none", "D_ARGS_MULTI",
 	          "line 1: args[ ] may not be referenced because probe description nosuch:::none "
 	          "matches an unstable set of probes");
 
@@ -161,9 +130,9 @@ test_args_typing(void)
 	                "io:::start { trace(args[1]->dev_major); }",
 	    "D_ARGS_XLATOR",
 	    "line 5: translator for args[1] from struct buf * to devinfo_t * is not defined");
-	expect_ok(CT_IO_TYPES CT_IO_XLATORS
+	ct_expect_ok(CT_IO_TYPES CT_IO_XLATORS
 	          "io:::start { trace(args[0]->b_bcount); trace(args[1]->dev_major); }");
-	expect_ok(CT_IO_TYPES "io:::done { trace(args[0]->b_bcount); }");
+	ct_expect_ok(CT_IO_TYPES "io:::done { trace(args[0]->b_bcount); }");
 	expect_err(CT_IO_TYPES CT_IO_XLATORS "io:::start { trace(args[0]->b_dev); }",
 	           "D_XLATE_NOCONV",
 	           "line 6: translator does not define conversion for member: b_dev");

@@ -189,4 +189,42 @@ ct_compile_file(const char *src, uint32_t flags, const char *name)
 	return p;
 }
 
+/* As `dtrace -n' compiles: from a string, so errors carry no line number. */
+static inline dt_cprog_t *
+ct_compile(const char *src, uint32_t flags)
+{
+	dt_copts_t o;
+
+	ct_opts(&o, flags);
+	return dt_compile_string(src, &o);
+}
+
+#ifdef CT_CHECK_H
+/* The program compiles to DOF. */
+static inline void
+ct_expect_ok(const char *src)
+{
+	dt_cprog_t *p = ct_compile(src, 0);
+
+	CHECK(p != NULL && !p->err.failed && p->dof != NULL, "expected success for <%s>: %s", src,
+	      p ? p->err.text : "NULL");
+	dt_cprog_free(p);
+}
+
+/* The compilation `p' of `src' failed with this tag and message (and frees it). */
+static inline void
+ct_check_err(dt_cprog_t *p, const char *src, const char *tag, const char *text)
+{
+	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
+	if (p != NULL && p->err.failed) {
+		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
+		      dt_errtag_name(p->err.tag), tag, p->err.text);
+		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
+		      p->err.text, text);
+		CHECK(p->dof == NULL, "<%s>: no DOF on failure", src);
+	}
+	dt_cprog_free(p);
+}
+#endif
+
 #endif /* COMPILE_PROBES_H */

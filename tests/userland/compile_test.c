@@ -8,17 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile_probes.h"
 #include "ct_check.h"
+#include "compile_probes.h"
 
-
-static dt_cprog_t *
-compile(const char *src, uint32_t flags)
-{
-	dt_copts_t o;
-	ct_opts(&o, flags);
-	return dt_compile_string(src, &o);
-}
 
 /* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
 static dt_cprog_t *
@@ -27,47 +19,24 @@ compile_file(const char *src, uint32_t flags)
 	return ct_compile_file(src, flags, "test.d");
 }
 
-static void
-expect_ok(const char *src)
-{
-	dt_cprog_t *p = compile(src, 0);
-	CHECK(p != NULL && !p->err.failed && p->dof != NULL, "expected success for <%s>: %s", src,
-	      p ? p->err.text : "NULL");
-	dt_cprog_free(p);
-}
-
-static void
-check_err(dt_cprog_t *p, const char *src, const char *tag, const char *text)
-{
-	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
-	if (p != NULL && p->err.failed) {
-		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
-		      dt_errtag_name(p->err.tag), tag, p->err.text);
-		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
-		      p->err.text, text);
-		CHECK(p->dof == NULL, "<%s>: no DOF on failure", src);
-	}
-	dt_cprog_free(p);
-}
-
 /* A script (dtrace -s): the error with its line number. */
 static void
 expect_err(const char *src, const char *tag, const char *text)
 {
-	check_err(compile_file(src, 0), src, tag, text);
+	ct_check_err(compile_file(src, 0), src, tag, text);
 }
 
 /* A command-line program (dtrace -n): no line, the region instead. */
 static void
 expect_err_str(const char *src, uint32_t flags, const char *tag, const char *text)
 {
-	check_err(compile(src, flags), src, tag, text);
+	ct_check_err(ct_compile(src, flags), src, tag, text);
 }
 
 static void
 test_first_program(void)
 {
-	dt_cprog_t *p = compile("BEGIN { trace(1); printf(\"%d\\n\", 2); @[1] = count(); exit(0); }", 0);
+	dt_cprog_t *p = ct_compile("BEGIN { trace(1); printf(\"%d\\n\", 2); @[1] = count(); exit(0); }", 0);
 	CHECK(p && !p->err.failed, "first program: %s", p->err.text);
 	const dof_hdr_t *h = p->dof;
 	CHECK(p->dof_size >= sizeof(*h) && memcmp(h->dofh_ident, DOF_MAG_STRING, 4) == 0, "DOF magic");
@@ -105,7 +74,7 @@ test_first_program(void)
 static void
 test_disassembly(void)
 {
-	dt_cprog_t *p = compile("BEGIN { x = 1 + 2; trace(x); }", 0);
+	dt_cprog_t *p = ct_compile("BEGIN { x = 1 + 2; trace(x); }", 0);
 	CHECK(p && !p->err.failed, "disassembly program: %s", p->err.text);
 	char *buf = NULL;
 	size_t len = 0;
@@ -141,7 +110,7 @@ static void
 test_if_else(void)
 {
 	/* DTrace's sub-clauses: ERROR hook, reset, block, cond, then, cond, else, block */
-	dt_cprog_t *p = compile("BEGIN { x = 1; if (x > 0) { trace(1); } else { trace(2); } trace(3); }", 0);
+	dt_cprog_t *p = ct_compile("BEGIN { x = 1; if (x > 0) { trace(1); } else { trace(2); } trace(3); }", 0);
 	CHECK(p && !p->err.failed, "if/else: %s", p->err.text);
 	CHECK(p->necbs == 8, "if/else makes 8 ECBs, got %zu", p->necbs);
 	if (p->necbs == 8) {
@@ -155,7 +124,7 @@ test_if_else(void)
 	dt_cprog_free(p);
 
 	/* the ERROR clause is added once per program; a clause with no if is left alone */
-	p = compile("BEGIN { if (1) trace(1); } END { if (1) trace(2); } tick-1s { trace(3); }", 0);
+	p = ct_compile("BEGIN { if (1) trace(1); } END { if (1) trace(2); } tick-1s { trace(3); }", 0);
 	CHECK(p && !p->err.failed, "two ifs: %s", p->err.text);
 	int nerr = 0;
 	for (size_t i = 0; i < p->necbs; i++)
@@ -175,7 +144,7 @@ test_if_else(void)
 static void
 test_print(void)
 {
-	dt_cprog_t *p = compile("struct s { int a; char b[4]; unsigned c:3; enum e { X = 2 } d; };\n"
+	dt_cprog_t *p = ct_compile("struct s { int a; char b[4]; unsigned c:3; enum e { X = 2 } d; };\n"
 				"BEGIN { this->p = (struct s *)alloca(sizeof(struct s)); print(*this->p); print(1); }", 0);
 	/* the assignment is an action too (a DIFEXPR without a type) */
 	CHECK(p && !p->err.failed && p->nacts == 3, "print: %zu %s", p ? p->nacts : 0, p ? p->err.text : "");
@@ -229,7 +198,7 @@ test_print(void)
 static void
 test_string_arithmetic(void)
 {
-	dt_cprog_t *p = compile("BEGIN { x = \"a\" + 1; y = 1 + \"abc\"; z = \"a\" - 1; d = \"a\" - \"b\"; "
+	dt_cprog_t *p = ct_compile("BEGIN { x = \"a\" + 1; y = 1 + \"abc\"; z = \"a\" - 1; d = \"a\" - \"b\"; "
 				"e = \"a\" - (char *)0; exit(0); }", 0);
 	CHECK(p && !p->err.failed, "string arithmetic: %s", p ? p->err.text : "");
 	dt_cprog_free(p);
@@ -260,11 +229,11 @@ test_string_arithmetic(void)
 static void
 test_translators(void)
 {
-	expect_ok(XL_DECLS "BEGIN { this->p = (struct in_s *)alloca(8); trace(xlate<out_t *>(this->p)->sum); "
+	ct_expect_ok(XL_DECLS "BEGIN { this->p = (struct in_s *)alloca(8); trace(xlate<out_t *>(this->p)->sum); "
 			   "trace(xlate<out_t>(this->p).label); print(*xlate<out_t *>(this->p)); "
 			   "print(xlate<out_t>(this->p)); x = xlate<out_t>(this->p); trace(x.sum); }");
 	/* the third pass: any input that could be passed as the declared type */
-	expect_ok(XL_DECLS "BEGIN { trace(xlate<out_t *>((void *)0)->sum); trace(xlate<struct out_s *>(0)->sum); }");
+	ct_expect_ok(XL_DECLS "BEGIN { trace(xlate<out_t *>((void *)0)->sum); trace(xlate<struct out_s *>(0)->sum); }");
 	expect_err(XL_DECLS "BEGIN { trace(xlate<out_t *>(1)->sum); }", "D_XLATE_NONE",
 		   "line 7: cannot translate from \"int\" to \"out_t *\"");
 	expect_err(XL_DECLS "BEGIN { trace(xlate<struct in_s>((struct in_s *)0)); }", "D_XLATE_NONE",
@@ -316,7 +285,7 @@ test_error_forms(void)
 	expect_err_str("BEGIN { x = y; }", DT_C_PSPEC | DT_C_ETAGS, "D_IDENT_UNDEF",
 		       "[D_IDENT_UNDEF] in action list: failed to resolve y: Unknown variable name");
 	/* a bare description is a clause on the command line, an error in a script */
-	dt_cprog_t *p = compile("BEGIN", DT_C_PSPEC);
+	dt_cprog_t *p = ct_compile("BEGIN", DT_C_PSPEC);
 	CHECK(p && !p->err.failed && p->necbs == 1 && p->nacts == 0, "dtrace -n BEGIN: %s", p->err.text);
 	dt_cprog_free(p);
 	expect_err("BEGIN\n", "D_SYNTAX", "line 1: expected predicate and/or actions following probe description");
@@ -335,7 +304,7 @@ test_error_forms(void)
 	CHECK(p && !p->err.failed, "$2 alone with two arguments: %s", p->err.text);
 	dt_cprog_free(p);
 	p = dt_compile_string("BEGIN { trace($1); }", &o);
-	check_err(p, "$1 of two", "D_MACRO_UNUSED", "extraneous argument '2' ($2 is not referenced)");
+	ct_check_err(p, "$1 of two", "D_MACRO_UNUSED", "extraneous argument '2' ($2 is not referenced)");
 	o.flags = DT_C_ARGREF;
 	p = dt_compile_string("BEGIN { trace($1); }", &o);
 	CHECK(p && !p->err.failed, "argref: %s", p->err.text);
@@ -356,8 +325,8 @@ test_operand_rules(void)
 	expect_err("BEGIN { this->x ^= 3; }", "D_VAR_UNDEF", "line 1: this->x has not yet been declared or assigned");
 	expect_err("BEGIN { a[1] >>= 3; }", "D_VAR_UNDEF", "line 1: a has not yet been declared or assigned");
 	expect_err("BEGIN { x /= 0; }", "D_DIV_ZERO", "line 1: expression contains division by zero");
-	expect_ok("BEGIN { x++; x += 1; self->y--; self->y -= 1; this->z++; this->z *= 2; a[1]++; a[1] &= 1; }");
-	expect_ok("int x; self int y; BEGIN { x += 1; self->y -= 1; }");
+	ct_expect_ok("BEGIN { x++; x += 1; self->y--; self->y -= 1; this->z++; this->z *= 2; a[1]++; a[1] &= 1; }");
+	ct_expect_ok("int x; self int y; BEGIN { x += 1; self->y -= 1; }");
 	/* D_OP_ACT is the comma's; elsewhere an action's or aggregation's type decides */
 	expect_err("BEGIN { x = printf(\"a\") + 1; }", "D_OP_INCOMPAT",
 		   "line 1: operands have incompatible types: \"void\" + \"int\"");
@@ -369,7 +338,7 @@ test_operand_rules(void)
 		   "line 1: operands have incompatible types: \"int\" = \"void\"");
 	expect_err("BEGIN { x = (trace(1), 2); }", "D_OP_ACT", "line 1: operator , operands cannot be actions");
 	/* a string dereferences as an array of char */
-	expect_ok("BEGIN { s = \"abc\"; trace(*s); trace(s[1]); trace(*\"abc\"); trace(\"abc\"[2]); }");
+	ct_expect_ok("BEGIN { s = \"abc\"; trace(*s); trace(s[1]); trace(*\"abc\"); trace(\"abc\"[2]); }");
 	expect_err("BEGIN { *\"abc\" = 1; }", "D_OP_WRITE", "line 1: operator = can only be applied to a writable variable");
 }
 
@@ -420,15 +389,15 @@ test_clause_contexts(void)
 	/* read:entry has three arguments, read:return two */
 	expect_err("syscall::read:entry, syscall::read:return { trace(args[2]); }", "D_ARGS_IDX",
 		   "line 1: index 2 is out of range for syscall::read:return args[ ]");
-	dt_cprog_t *p = compile("syscall::read:entry, syscall::read:return { trace(args[1]); }", 0);
+	dt_cprog_t *p = ct_compile("syscall::read:entry, syscall::read:return { trace(args[1]); }", 0);
 	CHECK(p && !p->err.failed && p->necbs == 2, "two contexts: %s", p->err.text);
 	dt_cprog_free(p);
 
 	/* the actions are typed before the predicate, as in DTrace */
-	p = compile("BEGIN /x == 0/ { exit(x++); }", 0);
+	p = ct_compile("BEGIN /x == 0/ { exit(x++); }", 0);
 	CHECK(p && !p->err.failed, "predicate after actions: %s", p->err.text);
 	dt_cprog_free(p);
-	p = compile("BEGIN /(y = 1) != 0/ { trace(y); }", 0);
+	p = ct_compile("BEGIN /(y = 1) != 0/ { trace(y); }", 0);
 	CHECK(p && !p->err.failed, "predicate first on retry: %s", p->err.text);
 	dt_cprog_free(p);
 
@@ -436,7 +405,7 @@ test_clause_contexts(void)
 	expect_err("BEGIN { this->x = 1; }\nEND { this->x = \"s\"; }", "D_OP_INCOMPAT",
 		   "line 2: operands have incompatible types: \"int\" = \"string\"");
 	/* inlines are copied at each use (a shared node would link two argument lists) */
-	p = compile("inline int K = 7; BEGIN { printf(\"%d %d\\n\", K, K); trace(K + K); }", 0);
+	p = ct_compile("inline int K = 7; BEGIN { printf(\"%d %d\\n\", K, K); trace(K + K); }", 0);
 	CHECK(p && !p->err.failed && p->nacts == 3, "inline used twice: %s", p->err.text);
 	dt_cprog_free(p);
 }
@@ -473,7 +442,7 @@ test_value_typedefs(void)
 	expect_err("BEGIN { x = (_usymaddr)arg0; }", "D_CAST_INVAL",
 		   "line 1: invalid cast expression: \"int64_t\" to \"_usymaddr\"");
 	/* as actions they record; as keys they are typed, so one aggregation keeps one kind */
-	expect_ok("BEGIN { stack(); sym(0); usym(0); @s[stack()] = count(); @s[ustack()] = count(); "
+	ct_expect_ok("BEGIN { stack(); sym(0); usym(0); @s[stack()] = count(); @s[ustack()] = count(); "
 		  "@k[sym(0)] = count(); @k[func(1)] = count(); @u[uaddr(0)] = count(); @u[ufunc(1)] = count(); }");
 	expect_err("BEGIN { @k[sym(0)] = count(); @k[stack()] = count(); }", "D_PROTO_ARG",
 		   "line 1: @k[ ] key #1 is incompatible with prototype:\n\tprototype: _symaddr\n\t      key: stack");
@@ -494,18 +463,18 @@ main(void)
 	test_operand_rules();
 	test_macro_arg_constants();
 
-	expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
+	ct_expect_ok("syscall::read:entry /pid == 1/ { self->ts = timestamp; }\n"
 		  "syscall::read:return /self->ts/ { @a[execname] = quantize(timestamp - self->ts); self->ts = 0; }");
-	expect_ok("BEGIN { a[\"x\", 1] = 2; trace(a[\"x\", 1]); }");
-	expect_ok("BEGIN { this->x = 3; trace(this->x * 2 + (this->x > 2 ? 1 : 0)); }");
-	expect_ok("BEGIN { trace(strlen(\"abc\")); trace(strjoin(\"a\", probename)); }");
-	expect_ok("syscall::read:entry { trace(args[2]); trace(stringof(args[1])); }");
-	expect_ok("BEGIN { @c = lquantize(1, 0, 100, 10); @d = llquantize(5, 10, 0, 6, 20); printa(@c); }");
-	expect_ok("struct s { int a; char b[4]; int c:3; }; BEGIN { trace(sizeof(struct s)); trace(offsetof(struct s, b)); }");
-	expect_ok("typedef unsigned int u; inline int K = 7; BEGIN { x = (u)K; trace(x); }");
-	expect_ok("enum e { A, B = 5, C }; BEGIN { trace(C); }");
-	expect_ok("#pragma D option quiet\nBEGIN { exit(0); }");
-	expect_ok("tick-1s, BEGIN { trace(1) }");
+	ct_expect_ok("BEGIN { a[\"x\", 1] = 2; trace(a[\"x\", 1]); }");
+	ct_expect_ok("BEGIN { this->x = 3; trace(this->x * 2 + (this->x > 2 ? 1 : 0)); }");
+	ct_expect_ok("BEGIN { trace(strlen(\"abc\")); trace(strjoin(\"a\", probename)); }");
+	ct_expect_ok("syscall::read:entry { trace(args[2]); trace(stringof(args[1])); }");
+	ct_expect_ok("BEGIN { @c = lquantize(1, 0, 100, 10); @d = llquantize(5, 10, 0, 6, 20); printa(@c); }");
+	ct_expect_ok("struct s { int a; char b[4]; int c:3; }; BEGIN { trace(sizeof(struct s)); trace(offsetof(struct s, b)); }");
+	ct_expect_ok("typedef unsigned int u; inline int K = 7; BEGIN { x = (u)K; trace(x); }");
+	ct_expect_ok("enum e { A, B = 5, C }; BEGIN { trace(C); }");
+	ct_expect_ok("#pragma D option quiet\nBEGIN { exit(0); }");
+	ct_expect_ok("tick-1s, BEGIN { trace(1) }");
 
 	expect_err("BEGIN { x = \"a\" + \"b\"; }", "D_OP_INCOMPAT",
 		   "line 1: operands have incompatible types: \"string\" + \"string\"");
