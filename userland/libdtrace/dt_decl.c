@@ -721,9 +721,13 @@ dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val
 		if (n->kind != DT_NODE_INT || !dt_type_is_integer(n->type))
 			dt_error(pcb, 0, D_DECL_ENCONST, "enumerator '%s' must be assigned to an integral constant expression", name);
 		pcb->enum_next = (int64_t)n->value;
+		if (pcb->enum_next > INT32_MAX || pcb->enum_next < INT32_MIN)
+			dt_error(pcb, 0, D_DECL_ENOFLOW, "enumerator '%s' value overflows INT_MAX (%d)",
+				 name, INT32_MAX);
+	} else {
+		/* DTrace adds one to the previous value as an int: past INT_MAX it wraps */
+		pcb->enum_next = (int32_t)(uint32_t)pcb->enum_next;
 	}
-	if (pcb->enum_next > INT32_MAX || pcb->enum_next < INT32_MIN)
-		dt_error(pcb, 0, D_DECL_ENOFLOW, "enumerator '%s' value overflows INT_MAX (%d)", name, INT32_MAX);
 	idp = dt_idtab_lookup(&pcb->builtins, name);
 	if (idp != NULL && idp->kind == DT_IDENT_ENUM && idp->type == e &&
 	    !(idp->flags & DT_IDFLG_BUILTIN))
