@@ -19,7 +19,12 @@ BEGIN
 	printf("second clause\n");
 }
 
-END
+/*
+ * Committed in BEGIN, on the CPU that speculated: a commit() in END commits
+ * only END's CPU's buffer at once (the others wait for the cleaner, which
+ * stops with tracing, as in DTrace), and END may fire on another CPU.
+ */
+BEGIN
 {
 	commit(s);
 }
