@@ -654,8 +654,12 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 void
 dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou)
 {
-	uint64_t a = sou->align ? sou->align : 1;
-	sou->size = (sou->size + a - 1) / a * a;
+	/*
+	 * No padding after the last member: DTrace's libctf sizes a struct as
+	 * the end of its last member (ctf_add_member), so struct { int a; char
+	 * b; } is 5 bytes in D, and a union as its largest member.
+	 */
+	(void)sou;
 	pcb->sou_depth--;
 }
 
