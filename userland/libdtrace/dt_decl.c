@@ -450,7 +450,10 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 			dt_idkind_t kind = tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR;
 			/* DTrace's inlines are scalars */
 			dt_idkind_t okind = idp->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : idp->kind;
-			if (!dt_type_compat(idp->type, t) || okind != kind) {
+			/* DTrace compares the two types' CTF ids, and each array
+			 * declarator makes a new array type: int a[3]; int a[3]; */
+			if (!dt_type_compat(idp->type, t) || okind != kind ||
+			    (t->kind == DT_TK_ARRAY && t != idp->type)) {
 				char n1[256], n2[256];
 				dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s\n\t current: %s %s\n\tprevious: %s %s",
 					 name, dt_idkind_name(kind), dt_type_name(t, n1, sizeof(n1)),

@@ -1,0 +1,7 @@
+int a[3];
+int a[3];
+
+BEGIN
+{
+	exit(0);
+}
