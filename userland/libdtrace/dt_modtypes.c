@@ -538,10 +538,19 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	struct dt_modtypes *mt = dt_mods(pcb);
 	const char *mod, *name = dt_mod_split(pcb, n->string, &mod);
 
-	bool anymod = false;
+	bool anymod = mod != NULL && strcmp(mod, "D") == 0; /* DTrace's D module always exists */
 
 	if (mod == NULL)
 		return NULL;
+	/*
+	 * D`f names an extern declared in the program: a symbol of DTrace's
+	 * "D" module, which is not a kernel module, so the single mark (a
+	 * kernel symbol) is refused as DTrace's dt_xcook_ident refuses it.
+	 */
+	if (strcmp(mod, "D") == 0 && strstr(n->string, "``") == NULL &&
+	    dt_idtab_lookup(&pcb->externs, name) != NULL)
+		dnerror(pcb, n, D_SYM_BADREF, "user module 'D' symbol '%s' may not be referenced as a kernel symbol",
+			name);
 	for (size_t i = 0; i < mt->nmods; i++) {
 		dt_mod_t *m = &mt->mods[i];
 		uint64_t value, base, addr;

@@ -1,0 +1,5 @@
+int f(int);
+BEGIN
+{
+	trace(D`f);
+}
