@@ -282,38 +282,6 @@ dt_field_lo(const dt_member_t *m)
 	return r;
 }
 
-/* The member a . or -> node reads, when it is a bit-field (of any width). */
-static dt_member_t *
-dt_node_field(const dt_node_t *n)
-{
-	if (n->kind != DT_NODE_OP2 || (n->op != DT_TOK_PTR && n->op != DT_TOK_DOT) || n->member == NULL)
-		return NULL;
-	return n->member->bits > 0 ? n->member : NULL;
-}
-
-/*
- * The bit-field whose type a value has: a . or -> reading one, or an
- * assignment, ++ or -- to one (DTrace's parser gives those their left
- * operand's type).
- */
-static const dt_member_t *
-dt_value_field(const dt_node_t *n)
-{
-	if (n == NULL)
-		return NULL;
-	if (n->left != NULL &&
-	    ((n->kind == DT_NODE_OP2 && (n->op == DT_TOK_ASGN || n->op == DT_TOK_ADD_EQ ||
-					 n->op == DT_TOK_SUB_EQ || n->op == DT_TOK_MUL_EQ ||
-					 n->op == DT_TOK_DIV_EQ || n->op == DT_TOK_MOD_EQ ||
-					 n->op == DT_TOK_AND_EQ || n->op == DT_TOK_XOR_EQ ||
-					 n->op == DT_TOK_OR_EQ || n->op == DT_TOK_LSH_EQ ||
-					 n->op == DT_TOK_RSH_EQ)) ||
-	     (n->kind == DT_NODE_OP1 && (n->op == DT_TOK_PREINC || n->op == DT_TOK_POSTINC ||
-					 n->op == DT_TOK_PREDEC || n->op == DT_TOK_POSTDEC))))
-		n = n->left;
-	return dt_node_field(n);
-}
-
 /*
  * The size of a value of node n's type t (n may be NULL): an integer
  * bit-field's type is as wide as the field in DTrace, so its size is that
@@ -725,24 +693,11 @@ dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
 /*
  * DTrace's dt_cg_compare_signed, through its dt_type_promote: strings
  * compare signed, anything not arithmetic (pointers) unsigned; of two
- * integers the one of higher rank decides, the rank being the width in
- * bits, plus one when unsigned (an enum ranks as int).  Nothing is
+ * integers the one of higher rank (dt_node_rank) decides.  Nothing is
  * promoted to int first, so unsigned char against char compares
  * unsigned, and a bit-field ranks by its own width: a 3-bit unsigned
  * field against an int compares signed.
  */
-static uint64_t
-dt_cg_rank(const dt_node_t *n, dt_type_t *t, bool *sg)
-{
-	const dt_member_t *m = dt_value_field(n);
-	if (t->kind == DT_TK_ENUM) {
-		*sg = true;
-		return 32;
-	}
-	*sg = t->issigned;
-	return (m != NULL ? (uint64_t)m->bits : t->size * 8) + (t->issigned ? 0 : 1);
-}
-
 static bool
 dt_cg_compare_signed(dt_node_t *l, dt_node_t *r)
 {
@@ -750,7 +705,7 @@ dt_cg_compare_signed(dt_node_t *l, dt_node_t *r)
 	if (!dt_type_is_arith(lt) || !dt_type_is_arith(rt))
 		return false;
 	bool lsg, rsg;
-	uint64_t lr = dt_cg_rank(l, lt, &lsg), rr = dt_cg_rank(r, rt, &rsg);
+	uint64_t lr = dt_node_rank(l, &lsg), rr = dt_node_rank(r, &rsg);
 	if (lr == rr)
 		return lsg && rsg;
 	return lr > rr ? lsg : rsg;

@@ -284,27 +284,55 @@ dt_node_type_assign(dt_node_t *n, dt_type_t *t)
 		n->flags |= DT_NF_REF;
 }
 
+/* The member a . or -> node reads, when it is a bit-field (of any width). */
+dt_member_t *
+dt_node_field(const dt_node_t *n)
+{
+	if (n->kind != DT_NODE_OP2 || (n->op != DT_TOK_PTR && n->op != DT_TOK_DOT) || n->member == NULL)
+		return NULL;
+	return n->member->bits > 0 ? n->member : NULL;
+}
+
+/*
+ * The bit-field whose type a value has: a . or -> reading one, or an
+ * assignment, ++ or -- to one (DTrace's parser gives those their left
+ * operand's type).
+ */
+const dt_member_t *
+dt_value_field(const dt_node_t *n)
+{
+	if (n == NULL)
+		return NULL;
+	if (n->left != NULL &&
+	    ((n->kind == DT_NODE_OP2 && (n->op == DT_TOK_ASGN || n->op == DT_TOK_ADD_EQ ||
+					 n->op == DT_TOK_SUB_EQ || n->op == DT_TOK_MUL_EQ ||
+					 n->op == DT_TOK_DIV_EQ || n->op == DT_TOK_MOD_EQ ||
+					 n->op == DT_TOK_AND_EQ || n->op == DT_TOK_XOR_EQ ||
+					 n->op == DT_TOK_OR_EQ || n->op == DT_TOK_LSH_EQ ||
+					 n->op == DT_TOK_RSH_EQ)) ||
+	     (n->kind == DT_NODE_OP1 && (n->op == DT_TOK_PREINC || n->op == DT_TOK_POSTINC ||
+					 n->op == DT_TOK_PREDEC || n->op == DT_TOK_POSTDEC))))
+		n = n->left;
+	return dt_node_field(n);
+}
+
 /*
  * An integer operand's rank in DTrace's dt_type_promote: its width in bits
- * (a bit-field's own width), plus one when unsigned; an enum ranks, and
- * promotes, as int.  *tp gets the type the operand contributes.
+ * (a bit-field's own width), plus one when unsigned; an enum ranks as int.
+ * *sg says whether it is signed.
  */
-static uint64_t
-dt_promote_rank(dt_pcb_t *pcb, dt_node_t *n, dt_type_t **tp)
+uint64_t
+dt_node_rank(const dt_node_t *n, bool *sg)
 {
 	dt_type_t *t = dt_type_resolve(n->type);
-	uint64_t bits;
+	const dt_member_t *f = dt_value_field(n);
 
-	*tp = n->type;
 	if (t->kind == DT_TK_ENUM) {
-		*tp = pcb->t_int;
-		t = dt_type_resolve(pcb->t_int);
+		*sg = true;
+		return 32;
 	}
-	bits = t->size * 8;
-	if (n->kind == DT_NODE_OP2 && (n->op == DT_TOK_PTR || n->op == DT_TOK_DOT) && n->member != NULL &&
-	    n->member->bits > 0)
-		bits = n->member->bits;
-	return bits + (t->issigned ? 0 : 1);
+	*sg = t->issigned;
+	return (f != NULL ? (uint64_t)f->bits : t->size * 8) + (t->issigned ? 0 : 1);
 }
 
 /*
@@ -317,8 +345,11 @@ dt_promote_rank(dt_pcb_t *pcb, dt_node_t *n, dt_type_t **tp)
 static dt_type_t *
 dt_type_promote(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
 {
-	dt_type_t *lt, *rt;
-	uint64_t lr = dt_promote_rank(pcb, l, &lt), rr = dt_promote_rank(pcb, r, &rt);
+	/* an enum promotes as int */
+	dt_type_t *lt = dt_type_resolve(l->type)->kind == DT_TK_ENUM ? pcb->t_int : l->type;
+	dt_type_t *rt = dt_type_resolve(r->type)->kind == DT_TK_ENUM ? pcb->t_int : r->type;
+	bool sg;
+	uint64_t lr = dt_node_rank(l, &sg), rr = dt_node_rank(r, &sg);
 	const char *rn;
 
 	if (lr != rr)

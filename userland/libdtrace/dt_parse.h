@@ -109,6 +109,13 @@ bool dt_type_is_string(dt_type_t *t);
 bool dt_type_is_void(dt_type_t *t);
 bool dt_type_compat(dt_type_t *a, dt_type_t *b);
 dt_member_t *dt_type_member(dt_type_t *sou, const char *name);
+/* The bit-field member a . or -> node reads, else NULL (dt_check.c). */
+dt_member_t *dt_node_field(const dt_node_t *n);
+/* The bit-field whose type a value has: n's own, or that of the left side of
+ * an assignment, ++ or -- (their value has the left operand's type). */
+const dt_member_t *dt_value_field(const dt_node_t *n);
+/* DTrace's integer rank (dt_type_promote): bits, plus one when unsigned. */
+uint64_t dt_node_rank(const dt_node_t *n, bool *sg);
 void dt_types_init(dt_pcb_t *pcb);
 
 /* ---- identifiers -------------------------------------------------------- */
