@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile_probes.h"
 #include "ct_check.h"
+#include "compile_probes.h"
 
 
 /* As `dtrace -s' compiles: from a file, so errors carry line numbers. */
@@ -39,15 +39,7 @@ expect_ok(const char *src)
 static void
 expect_err(const char *src, const char *tag, const char *text)
 {
-	dt_cprog_t *p = compile(src, 0);
-	CHECK(p != NULL && p->err.failed, "expected failure for <%s>", src);
-	if (p != NULL && p->err.failed) {
-		CHECK(strcmp(dt_errtag_name(p->err.tag), tag) == 0, "<%s>: tag %s, expected %s (%s)", src,
-		      dt_errtag_name(p->err.tag), tag, p->err.text);
-		CHECK(strcmp(p->err.text, text) == 0, "<%s>:\n  got      '%s'\n  expected '%s'", src,
-		      p->err.text, text);
-	}
-	dt_cprog_free(p);
+	ct_check_err(compile(src, 0), src, tag, text);
 }
 
 /* The -S disassembly of a program that must compile (malloc'd; "" on failure). */
