@@ -167,7 +167,7 @@ test_inline_chains(void)
 	src = inline_chain(40, "timestamp", "a%1$d * a%1$d", "BEGIN { trace(a39); }");
 	if (src != NULL)
 		expect_err(src, "D_SYNTAX",
-			   "line 19: program is too large once inlines are expanded (more than 1048576 nodes at a17)");
+			   "line 19: program is too large once inlines and translators are expanded (more than 1048576 nodes at a17)");
 	free(src);
 }
 
@@ -224,12 +224,79 @@ test_many_types(void)
 	}
 }
 
+/*
+ * n struct types s<k> { int a; int b; } and translators to them from int:
+ * s0 reads x, each later one defines a by step (a format of k - 1, the
+ * translator before), then tail (malloc'd).
+ */
+static char *
+xlate_chain(int n, const char *step, const char *tail)
+{
+	size_t cap = (size_t)n * (strlen(step) + 160) + strlen(tail) + 64, len = 0;
+	char *src = malloc(cap);
+
+	if (src == NULL)
+		return NULL;
+	for (int k = 0; k < n; k++) {
+		len += (size_t)snprintf(src + len, cap - len, "struct s%d { int a; int b; };\n", k);
+		len += (size_t)snprintf(src + len, cap - len, "translator struct s%d < int x > { a = ", k);
+		if (k == 0)
+			len += (size_t)snprintf(src + len, cap - len, "x");
+		else
+			len += (size_t)snprintf(src + len, cap - len, step, k - 1);
+		len += (size_t)snprintf(src + len, cap - len, "; b = x; };\n");
+	}
+	snprintf(src + len, cap - len, "%s", tail);
+	return src;
+}
+
+/*
+ * A translator member is copied into each reference to it, so translators
+ * defined from the one before grow like chains of inlines and are held to
+ * the same limits: a member nested deeper than an expression may be
+ * written, or copies of more nodes than the limit, is refused instead of
+ * exhausting memory (doubling each step, 22 translators once took 13 GB; 18 take 1.3 GB
+ * before these limits, which is why the test below stops there).
+ */
+static void
+test_xlate_chains(void)
+{
+	/*
+	 * a of s<k> is x + k.  Each step holds its input in a register while the
+	 * member before is evaluated (as DTrace's code does), so a chain this
+	 * deep cannot be generated; six steps can.
+	 */
+	char *src = xlate_chain(6, "xlate<struct s%d>(x).a + 1", "BEGIN { trace(xlate<struct s5>(7).a); }");
+	dt_cprog_t *p;
+
+	if (src != NULL) {
+		p = compile(src);
+		ok(p, src);
+		dt_cprog_free(p);
+	}
+	free(src);
+	/* 600 steps: s501's member a is 1,002 operators deep, refused before code generation */
+	src = xlate_chain(600, "xlate<struct s%d>(x).a + 1", "BEGIN { trace(xlate<struct s599>(7).a); }");
+	if (src != NULL)
+		expect_err(src, "D_SYNTAX",
+			   "line 1004: translator member a is nested too deeply once translators are expanded (more than 1000 operators)");
+	free(src);
+	/* each step uses the one before twice: the copies pass 2^20 nodes at s16 */
+	src = xlate_chain(18, "xlate<struct s%1$d>(x).a * xlate<struct s%1$d>(x).a",
+			  "BEGIN { trace(xlate<struct s17>(7).a); }");
+	if (src != NULL)
+		expect_err(src, "D_SYNTAX",
+			   "line 34: program is too large once inlines and translators are expanded (more than 1048576 nodes at translator member a)");
+	free(src);
+}
+
 int
 main(void)
 {
 	test_large_enum();
 	test_many_types();
 	test_inline_chains();
+	test_xlate_chains();
 
 	printf("%d passed, %d failed\n", passes, failures);
 	return failures != 0;

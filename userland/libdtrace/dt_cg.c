@@ -1061,6 +1061,7 @@ dt_cg_xlate_expand(dt_difo_t *dp, dt_node_t *x)
 		dt_node_t *def = m->name != NULL ? dt_xlator_member(xl, m->name) : NULL;
 		if (def == NULL)
 			continue;
+		dt_decl_xlate_use(dp->pcb, x, def);
 		dt_node_t *e = dt_node_copy_list(dp->pcb, def->left);
 		dt_type_t *mt = dt_type_resolve(m->type);
 		int rv = dt_cg_xlate_eval(dp, xl, e, rin);

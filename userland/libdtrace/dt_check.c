@@ -1133,6 +1133,7 @@ dt_cook_xlate_member(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *xl)
 	dt_node_type_assign(n, m->type);
 	if (op == DT_TOK_PTR && dt_type_resolve(m->type)->kind != DT_TK_ARRAY)
 		n->flags |= DT_NF_LVALUE;
+	dt_decl_xlate_use(pcb, n, mn);
 	n->args = dt_node_copy_list(pcb, mn->left);
 	n->flags |= DT_NF_COOKED;
 	return n;

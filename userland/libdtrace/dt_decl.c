@@ -773,10 +773,13 @@ dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e)
  * defined from others holds copies of their expansions, and a chain of
  * inlines each using the one before (a2 = a1 + x; a3 = a2 + x; ...) grows
  * as the square of its length, and doubles at each step when each uses the
- * one before twice.  Two limits keep any program within bounds where DTrace
- * would run out of stack or memory: an inline's expanded expression may be
- * nested no deeper than an expression may be written (DT_EXPR_MAXDEPTH in
- * dt_grammar.y), and the copies made for a program's uses of inlines may
+ * one before twice.  A translator member is copied the same way into each
+ * reference to it, so translators defined from others (member a of T2 uses
+ * member a of T1 twice, ...) grow alike.  Two limits keep any program within
+ * bounds where DTrace would run out of stack or memory: an inline's or
+ * translator member's expanded expression may be nested no deeper than an
+ * expression may be written (DT_EXPR_MAXDEPTH in dt_grammar.y), and the
+ * copies made for a program's uses of inlines and translator members may
  * hold DT_INLINE_MAXNODES nodes in all.  Folded constants are one node, so
  * chains of constants (a2 = a1 + 1) never approach either.
  */
@@ -800,13 +803,37 @@ dt_decl_measure(const dt_node_t *n, int depth, int *maxdepth, uint64_t *nodes)
 	}
 }
 
+/* Charges a copy of nodes nodes, made for a use of what (at node n), to the program's budget. */
+static void
+dt_decl_expand_charge(dt_pcb_t *pcb, const dt_node_t *n, uint64_t nodes, const char *what)
+{
+	pcb->inline_nodes += nodes;
+	if (pcb->inline_nodes > DT_INLINE_MAXNODES)
+		dnerror(pcb, n, D_SYNTAX,
+			"program is too large once inlines and translators are expanded (more than %u nodes at %s)",
+			DT_INLINE_MAXNODES, what);
+}
+
 void
 dt_decl_inline_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_ident_t *idp)
 {
-	pcb->inline_nodes += idp->nnodes;
-	if (pcb->inline_nodes > DT_INLINE_MAXNODES)
-		dnerror(pcb, n, D_SYNTAX, "program is too large once inlines are expanded (more than %u nodes at %s)",
-			DT_INLINE_MAXNODES, idp->name);
+	dt_decl_expand_charge(pcb, n, idp->nnodes, idp->name);
+}
+
+void
+dt_decl_xlate_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_node_t *member)
+{
+	char what[300];
+	int depth = 0;
+	uint64_t nodes = 0;
+
+	dt_decl_measure(member->left, 0, &depth, &nodes);
+	snprintf(what, sizeof(what), "translator member %s", member->string);
+	if (depth > DT_INLINE_MAXDEPTH)
+		dnerror(pcb, n, D_SYNTAX,
+			"%s is nested too deeply once translators are expanded (more than %d operators)", what,
+			DT_INLINE_MAXDEPTH);
+	dt_decl_expand_charge(pcb, n, nodes, what);
 }
 
 void

@@ -323,7 +323,7 @@ struct dt_pcb {
 	dt_type_t *enum_cur;
 	dt_member_t *enum_last; /* enum_cur's last enumerator, so appending is O(1) */
 	int64_t enum_next;
-	uint64_t inline_nodes; /* nodes copied so far by uses of inlines (dt_decl_inline_use) */
+	uint64_t inline_nodes; /* nodes copied so far by uses of inlines and translator members (dt_decl.c) */
 	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
 	struct dt_pragpend *pragpend; /* #pragma attributes/binding waiting for their name (dt_parse.c) */
 };
@@ -395,6 +395,7 @@ void dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t);
 void dt_ds_tname(dt_pcb_t *pcb, dt_declspec_t *ds, const char *name);
 /* A use of inline idp at n is about to copy its expression: within the program's limit? */
 void dt_decl_inline_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_ident_t *idp);
+void dt_decl_xlate_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_node_t *member);
 dt_type_t *dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds);
 dt_declarator_t *dt_dd_new(dt_pcb_t *pcb, int kind);
 dt_declarator_t *dt_dd_append(dt_declarator_t *list, dt_declarator_t *d);
