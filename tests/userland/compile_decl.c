@@ -1,7 +1,8 @@
 /*
  * compile_decl.c: declarations as DTrace's dt_decl.c and dt_node_decl()
  * take them, where an e2e test would say less: large enums and thousands
- * of typedefs and structs (the compile stays linear), long chains of
+ * of typedefs and structs and long declarator lists (the compile stays
+ * linear), long chains of
  * inlines (bounded), the values and the exact errors.
  */
 #include <stdio.h>
@@ -221,6 +222,22 @@ test_many_types(void)
 		else
 			expect_const(p, "0x1387c");
 		free(p);
+	}
+	/* the same members in one declarator list, after 50,000 variables declared in one list */
+	{
+		size_t cap = 50000 * 10 + 20000 * 9 + 128, len = 0;
+		char *p = malloc(cap);
+		if (p != NULL) {
+			len += (size_t)snprintf(p + len, cap - len, "int v0");
+			for (int i = 1; i < 50000; i++)
+				len += (size_t)snprintf(p + len, cap - len, ", v%d", i);
+			len += (size_t)snprintf(p + len, cap - len, ";\nstruct big { int m0");
+			for (int i = 1; i < 20000; i++)
+				len += (size_t)snprintf(p + len, cap - len, ", m%d", i);
+			snprintf(p + len, cap - len, "; };\nBEGIN { trace(offsetof (struct big, m19999)); }");
+			expect_const(p, "0x1387c");
+			free(p);
+		}
 	}
 }
 

@@ -163,13 +163,16 @@ dt_dd_new(dt_pcb_t *pcb, int kind)
 	return d;
 }
 
+/* Appends d to the list headed by list, in constant time: the head knows its last declarator. */
 dt_declarator_t *
 dt_dd_append(dt_declarator_t *list, dt_declarator_t *d)
 {
-	dt_declarator_t *p = list;
+	dt_declarator_t *p = list->last != NULL ? list->last : list;
+
 	while (p->next != NULL)
 		p = p->next;
 	p->next = d;
+	list->last = d;
 	return list;
 }
 

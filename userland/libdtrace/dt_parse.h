@@ -385,6 +385,7 @@ struct dt_declarator {
 	dt_node_t *init;
 	int line;
 	dt_declarator_t *next; /* next in a declarator list */
+	dt_declarator_t *last; /* a list's first declarator: its last one (dt_dd_append) */
 };
 
 dt_declspec_t *dt_ds_new(dt_pcb_t *pcb);
