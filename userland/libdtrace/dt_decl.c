@@ -145,7 +145,12 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 			return dt_type_lookup(pcb, sign ? "long long" : "unsigned long long");
 		if (m & DT_DS_LONG)
 			return sign ? pcb->t_long : pcb->t_ulong;
-		if (ds->base == 0 && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
+		/*
+		 * No type at all (a storage class alone: "register x;", "self x;")
+		 * is int, as DTrace names an attribute-less integer decl.  A
+		 * qualifier alone ("const x;") names no type DTrace can find.
+		 */
+		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE)) && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
 			dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");
 		return sign ? pcb->t_int : pcb->t_uint;
 	default:
