@@ -1225,6 +1225,9 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 void
 dt_cg_expr_difo(dt_difo_t *dp, dt_node_t *n)
 {
+	/* DTrace's dt_cg(): a translated pointer has no value of its own to return */
+	if (dt_node_is_dynamic(n) && dt_node_xlator(n) != NULL)
+		dnerror(dp->pcb, n, D_CG_DYN, "expression cannot evaluate to result of a translated pointer");
 	int r = dt_cg(dp, n);
 	dt_emit(dp, DIF_INSTR_RET(r));
 	dt_reg_free(dp, r);
