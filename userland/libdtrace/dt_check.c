@@ -119,6 +119,11 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "aggregation");
 		return buf;
 	}
+	/* DTrace names a dynamic node by its identifier's kind: xlate<T *>(e) is DT_IDENT_XLPTR's */
+	if (dt_node_is_dynamic(n) && dt_node_xlator(n) != NULL) {
+		snprintf(buf, len, "pointer to translated data");
+		return buf;
+	}
 	return dt_type_name(n->type, buf, len);
 }
 
