@@ -1,9 +1,9 @@
 /*
  * compile_decl.c: declarations as DTrace's dt_decl.c and dt_node_decl()
- * take them, where an e2e test would say less: large enums and thousands
- * of typedefs and structs and long declarator lists (the compile stays
- * linear), long chains of
- * inlines (bounded), the values and the exact errors.
+ * take them, where an e2e test would say less: large enums, thousands of
+ * typedefs and structs and long declarator lists (the compile stays
+ * linear), long chains of inlines and translators (bounded), the values
+ * and the exact errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
