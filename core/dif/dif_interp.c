@@ -37,7 +37,8 @@ dif_statvar_inst(const dtrace_statvar_t *sv, const dtrace_mstate_t *mstate, bool
 
 /*
  * Copy a by-reference value into variable storage `dst` of type `t`, after
- * checking the consumer may read the source.  Strings stop at their NUL.
+ * checking the consumer may read the source.  Strings stop at their NUL or
+ * at the variable's size.
  */
 static void
 dif_vcopy(dtrace_mstate_t *mstate, dtrace_vstate_t *vs, dtrace_state_t *state, uintptr_t src,
@@ -46,16 +47,17 @@ dif_vcopy(dtrace_mstate_t *mstate, dtrace_vstate_t *vs, dtrace_state_t *state, u
 	size_t lim, size = t->dtdt_size;
 
 	if (t->dtdt_kind == DIF_TYPE_STRING) {
-		size_t strsize = dtrace_dif_strsize(state), n;
+		size_t strsize = dtrace_dif_strsize(state);
 
 		if (!dtrace_dif_strcanload(src, strsize, &lim, mstate, vs))
 			return;
 		if (lim < size)
 			size = lim;
-		n = dtrace_dif_copystr(mstate, src, dst, size);
-		/* A string as long as the variable is truncated, never unterminated. */
-		if (n == size && size != 0)
-			((char *)dst)[size - 1] = '\0';
+		/*
+		 * As DTrace: a string of the variable's size or longer keeps its
+		 * first `size` bytes with no NUL; every reader bounds it by strsize.
+		 */
+		(void)dtrace_dif_copystr(mstate, src, dst, size);
 		return;
 	}
 	if (!dtrace_dif_canload(src, size, mstate, vs))
