@@ -773,7 +773,14 @@ dt_pragma_depends(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
 	} else if (strcmp(cls, "module") == 0) {
 		/* a module with type information: one of the process's loaded objects */
 		found = dt_modtypes_have_module(pcb, name);
-	} else if (strcmp(cls, "library") != 0) {
+	} else if (strcmp(cls, "library") == 0) {
+		/*
+		 * Only a D library (a file of a library directory) may name
+		 * the libraries it needs; this port loads no libraries, so
+		 * every program compiled here is a main program.
+		 */
+		dt_error(pcb, 0, D_PRAGMA_DEPEND, "main program may not explicitly depend on a library");
+	} else {
 		dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid class %s specified by #pragma %s", cls, prname);
 	}
 	if (!found)
