@@ -614,6 +614,10 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		pcb->cflags |= DT_C_ZDEFS;
 	else if (strcmp(name, "errtags") == 0)
 		pcb->cflags |= DT_C_ETAGS;
+	else if (strcmp(name, "empty") == 0)
+		pcb->cflags |= DT_C_EMPTY;
+	else if (strcmp(name, "pspec") == 0)
+		pcb->cflags |= DT_C_PSPEC;
 	else if (strcmp(name, "strsize") == 0 && val != NULL) {
 		char *e;
 		unsigned long long v = strtoull(val, &e, 0);

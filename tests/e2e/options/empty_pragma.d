@@ -1,0 +1,2 @@
+/* the option, set in the program itself, lets it have no clause at all */
+#pragma D option empty
