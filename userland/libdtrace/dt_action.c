@@ -1149,10 +1149,11 @@ dt_compile_stmt(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *s)
 		dt_stmt_order(pcb, al, s);
 		return;
 	}
-	if (e->kind == DT_NODE_FUNC && e->ident->kind == DT_IDENT_AGGFUNC)
-		dnerror(pcb, e, D_AGG_FUNC, "aggregating function %s( ) must be assigned to an aggregation",
-			e->ident->name);
-	/* a plain expression runs for its effect and records nothing */
+	/*
+	 * A plain expression runs for its effect and records nothing; an
+	 * aggregating function called on its own is refused by the code
+	 * generator (D_CG_EXPR), as in any other expression.
+	 */
 	dt_difo_t *dp = dt_expr_difo(pcb, e, "action");
 	memset(&dp->rtype, 0, sizeof(dp->rtype));
 	dp->rtype.dtdt_kind = DIF_TYPE_CTF;

@@ -1,0 +1,5 @@
+tick-1s
+{
+	stddev(timestamp);
+	exit(0);
+}
