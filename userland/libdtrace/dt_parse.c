@@ -87,7 +87,7 @@ dt_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, va_list ap)
 
 	e->failed = 1;
 	e->tag = tag;
-	e->line = line > 0 ? line : pcb->lineno;
+	e->line = line > 0 ? line : pcb->scanner != NULL ? dt_lex_lineno(pcb) : pcb->lineno;
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	n = strlen(e->msg);
 	while (n > 0 && e->msg[n - 1] == '\n')
