@@ -44,10 +44,7 @@ dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod)
 		mod = DT_DS_LONGLONG;
 		ds->mods &= ~DT_DS_LONG;
 	}
-	if ((mod & (DT_DS_SIGNED | DT_DS_UNSIGNED)) && (ds->mods & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
-		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
-	if ((mod & DT_DS_SHORT) && (ds->mods & (DT_DS_LONG | DT_DS_LONGLONG)))
-		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	/* signed with unsigned, or short with long, name no type: dt_ds_type says so */
 	ds->mods |= mod;
 }
 
@@ -101,6 +98,35 @@ dt_ds_ident(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 	return dd;
 }
 
+/*
+ * The name DTrace looks up for an integer or floating-point type: its
+ * attributes in a fixed order, then the keyword unless short or long
+ * replaced it ("short long " for "long short", "signed unsigned int").
+ * Combinations D's types lack fail that lookup.
+ */
+static _Noreturn void
+dt_ds_unknown(dt_pcb_t *pcb, dt_declspec_t *ds)
+{
+	uint32_t m = ds->mods;
+	char name[64] = "";
+
+	if (m & DT_DS_SIGNED)
+		strcat(name, "signed ");
+	if (m & DT_DS_UNSIGNED)
+		strcat(name, "unsigned ");
+	if (m & DT_DS_SHORT)
+		strcat(name, "short ");
+	if (m & DT_DS_LONG)
+		strcat(name, "long ");
+	if (m & DT_DS_LONGLONG)
+		strcat(name, "long long ");
+	if (ds->base == DT_KEY_FLOAT || ds->base == DT_KEY_DOUBLE ||
+	    (ds->base != 0 && !(m & (DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))))
+		strcat(name, ds->base == DT_KEY_FLOAT ? "float" : ds->base == DT_KEY_DOUBLE ? "double" :
+			     ds->base == DT_KEY_CHAR ? "char" : "int");
+	dt_error(pcb, 0, D_UNKNOWN, "failed to resolve type %s: Unknown type name", name);
+}
+
 dt_type_t *
 dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 {
@@ -128,6 +154,8 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	case DT_KEY_CHAR:
 		if (m & (DT_DS_SHORT | DT_DS_LONG | DT_DS_LONGLONG))
 			dt_error(pcb, 0, D_DECL_CHARATTR, "invalid type declaration: short and long may not be used with char type");
+		if ((m & DT_DS_SIGNED) && (m & DT_DS_UNSIGNED))
+			dt_ds_unknown(pcb, ds);
 		if (m & DT_DS_SIGNED)
 			return dt_type_lookup(pcb, "signed char");
 		return sign ? pcb->t_char : pcb->t_uchar;
@@ -135,10 +163,16 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	case DT_KEY_DOUBLE:
 		if (m & (DT_DS_SIGNED | DT_DS_UNSIGNED))
 			dt_error(pcb, 0, D_DECL_SIGNINT, "invalid type declaration: signed and unsigned may only be used with integer type");
+		/* D has float, double and long double only */
+		if ((m & (DT_DS_SHORT | DT_DS_LONGLONG)) || (ds->base == DT_KEY_FLOAT && (m & DT_DS_LONG)))
+			dt_ds_unknown(pcb, ds);
 		t = dt_type_lookup(pcb, ds->base == DT_KEY_FLOAT ? "float" : (m & DT_DS_LONG) ? "long double" : "double");
 		return t;
 	case DT_KEY_INT:
 	case 0:
+		if (((m & DT_DS_SIGNED) && (m & DT_DS_UNSIGNED)) ||
+		    ((m & DT_DS_SHORT) && (m & (DT_DS_LONG | DT_DS_LONGLONG))))
+			dt_ds_unknown(pcb, ds);
 		if (m & DT_DS_SHORT)
 			return sign ? pcb->t_short : pcb->t_ushort;
 		if (m & DT_DS_LONGLONG) /* its own name: printf's %ll conversions ask for it */

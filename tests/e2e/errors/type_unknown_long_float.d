@@ -1,0 +1,5 @@
+/* the only floating-point types are float, double and long double */
+BEGIN
+{
+	sz = sizeof (long float);
+}

@@ -1,0 +1,2 @@
+/* signed and unsigned together name no type */
+unsigned char signed flag;
