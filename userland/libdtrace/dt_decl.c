@@ -549,11 +549,36 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 
 /* ---- struct, union, enum ------------------------------------------------ */
 
+/*
+ * DTrace checks a struct, union or enum keyword against the specifiers before
+ * it as soon as the tag (or the "{" of a definition) is read, as its
+ * dt_decl_spec() does, not once the definition ends: "struct a { ... }
+ * struct b {" with the ";" forgotten fails at the second "{".
+ */
+static void
+dt_ds_tag_check(dt_pcb_t *pcb)
+{
+	dt_declspec_t *ds = pcb->ds_outer;
+
+	pcb->ds_outer = NULL;
+	if (ds == NULL)
+		return;
+	if (ds->base != 0 || ds->named != NULL)
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+	if (ds->mods & (DT_DS_SIGNED | DT_DS_UNSIGNED))
+		dt_error(pcb, 0, D_DECL_SIGNINT,
+			 "invalid type declaration: signed and unsigned may only be used with integer type");
+	if (ds->mods & (DT_DS_LONG | DT_DS_LONGLONG))
+		dt_error(pcb, 0, D_DECL_LONGINT,
+			 "invalid type declaration: long and long long may only be used with integer or floating-point type");
+}
+
 dt_type_t *
 dt_decl_sou_begin(dt_pcb_t *pcb, int kw, const char *tag)
 {
 	bool ref = (kw & 0x10000) != 0;
 	dt_tkind_t kind = (kw & 0xffff) == DT_KEY_UNION ? DT_TK_UNION : DT_TK_STRUCT;
+	dt_ds_tag_check(pcb);
 	/* a definition may shadow a module's type of the same tag; a reference finds it */
 	dt_type_t *t = tag == NULL ? NULL : ref ? dt_type_tag(pcb, kind, tag) : dt_type_tag_d(pcb, kind, tag);
 
@@ -712,6 +737,7 @@ dt_decl_sou_end(dt_pcb_t *pcb, dt_type_t *sou)
 dt_type_t *
 dt_decl_enum_ref(dt_pcb_t *pcb, const char *tag)
 {
+	dt_ds_tag_check(pcb);
 	dt_type_t *t = dt_type_tag(pcb, DT_TK_ENUM, tag);
 
 	if (t == NULL) {
@@ -731,6 +757,7 @@ dt_decl_enum_ref(dt_pcb_t *pcb, const char *tag)
 dt_type_t *
 dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag)
 {
+	dt_ds_tag_check(pcb);
 	dt_type_t *t = tag != NULL ? dt_type_tag_d(pcb, DT_TK_ENUM, tag) : NULL;
 	if (t != NULL)
 		dt_error(pcb, 0, D_DECL_TYPERED, "type redeclared: enum %s", tag);

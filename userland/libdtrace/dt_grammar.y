@@ -499,7 +499,7 @@ declaration_specifiers:
 	|	declaration_specifiers d_storage_class { dt_ds_class(pcb, $1, (int)$2); $$ = $1; }
 	|	declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
-	|	declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	declaration_specifiers { pcb->ds_outer = $1; } type_tagged { dt_ds_named(pcb, $1, $3); $$ = $1; }
 	|	declaration_specifiers DT_TOK_TNAME { dt_ds_tname(pcb, $1, $2); $$ = $1; }
 	;
 
@@ -516,7 +516,7 @@ parameter_declaration_specifiers:
 	|	parameter_declaration_specifiers d_storage_class { dt_ds_class(pcb, $1, (int)$2); $$ = $1; }
 	|	parameter_declaration_specifiers type_qualifier { dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	parameter_declaration_specifiers type_keyword { dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
-	|	parameter_declaration_specifiers type_tagged { dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	parameter_declaration_specifiers { pcb->ds_outer = $1; } type_tagged { dt_ds_named(pcb, $1, $3); $$ = $1; }
 	|	parameter_declaration_specifiers DT_TOK_TNAME { dt_ds_tname(pcb, $1, $2); $$ = $1; }
 	;
 
@@ -540,7 +540,7 @@ sq_typed:
 	|	sq_untyped DT_TOK_TNAME		{ dt_ds_named(pcb, $1, dt_type_lookup(pcb, $2)); $$ = $1; }
 	|	sq_typed type_qualifier		{ dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	sq_typed type_keyword		{ dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
-	|	sq_typed type_tagged		{ dt_ds_named(pcb, $1, $2); $$ = $1; }
+	|	sq_typed { pcb->ds_outer = $1; } type_tagged { dt_ds_named(pcb, $1, $3); $$ = $1; }
 	;
 
 storage_class:

@@ -323,6 +323,7 @@ struct dt_pcb {
 	dt_type_t *enum_cur;
 	dt_member_t *enum_last; /* enum_cur's last enumerator, so appending is O(1) */
 	int64_t enum_next;
+	struct dt_declspec *ds_outer; /* the specifiers a struct/union/enum keyword follows (dt_grammar.y) */
 	uint64_t inline_nodes; /* nodes copied so far by uses of inlines and translator members (dt_decl.c) */
 	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
 	struct dt_pragpend *pragpend; /* #pragma attributes/binding waiting for their name (dt_parse.c) */

@@ -1,0 +1,5 @@
+/* long is refused for a union once its definition opens */
+long union pair {
+	int i;
+	char c;
+} u;
