@@ -103,6 +103,21 @@ typedef struct dt_cmacros {
 	const char *cwd; /* $cwd (NULL: the current directory) */
 } dt_cmacros_t;
 
+/*
+ * D versions, numbered as DTrace numbers them: major in the top 8 bits,
+ * minor and micro in 12 bits each.  -x version and #pragma D option version
+ * lower the newest version a program may use; the identifiers D gained after
+ * it are then unknown to the program, as DTrace's dt_reduce() makes them.
+ */
+#define DT_VERSION_NUMBER(M, m, u) \
+	((((uint32_t)(M) & 0xff) << 24) | (((uint32_t)(m) & 0xfff) << 12) | ((uint32_t)(u) & 0xfff))
+#define DT_VERS_LATEST DT_VERSION_NUMBER(1, 13, 0)
+
+/* "M[.m[.u]]" to a version number (-1: malformed or out of range). */
+int dt_version_str2num(const char *s, uint32_t *vp);
+/* Is v one of the versions DTrace's D has had (1.0 ... 1.13)? */
+int dt_version_defined(uint32_t v);
+
 typedef struct dt_copts {
 	uint32_t flags;           /* DT_C_* */
 	dtrace_probespec_t pspec; /* -n NAME (default), -P PROVIDER, -m MOD, -f FUNC */
@@ -120,6 +135,7 @@ typedef struct dt_copts {
 	int cpp_argc;
 	char *const *cpp_argv;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
+	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */
 	dt_cmacros_t macros;
 	dt_cops_t ops;

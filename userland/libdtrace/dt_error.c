@@ -44,6 +44,9 @@ static const struct {
 	{EDT_DIFINVAL, "DIF program content is invalid"},
 	{EDT_NOTSUP, "Operation not supported by this build"},
 	{EDT_UNSTABLE, "Description matches unstable set of probes"},
+	{EDT_VERSINVAL, "Version is not properly formatted or is too large"},
+	{EDT_VERSUNDEF, "Requested version is not supported by compiler"},
+	{EDT_VERSREDUCED, "Requested version conflicts with earlier setting"},
 };
 
 int

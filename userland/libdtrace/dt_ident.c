@@ -311,6 +311,108 @@ dt_const_add(dt_pcb_t *pcb, const char *name, int64_t value)
 	pcb->builtins.head = idp;
 }
 
+/*
+ * The D version that brought each built-in identifier, as DTrace's table of
+ * globals records it; every name not listed has been there since 1.0.
+ */
+static const struct {
+	const char *name;
+	uint32_t vers;
+} dt_builtin_vers[] = {
+	{"freopen", DT_VERSION_NUMBER(1, 1, 0)},   {"index", DT_VERSION_NUMBER(1, 1, 0)},
+	{"memref", DT_VERSION_NUMBER(1, 1, 0)},    {"rindex", DT_VERSION_NUMBER(1, 1, 0)},
+	{"strchr", DT_VERSION_NUMBER(1, 1, 0)},    {"strrchr", DT_VERSION_NUMBER(1, 1, 0)},
+	{"strstr", DT_VERSION_NUMBER(1, 1, 0)},    {"strtok", DT_VERSION_NUMBER(1, 1, 0)},
+	{"substr", DT_VERSION_NUMBER(1, 1, 0)},    {"func", DT_VERSION_NUMBER(1, 2, 0)},
+	{"mod", DT_VERSION_NUMBER(1, 2, 0)},       {"setopt", DT_VERSION_NUMBER(1, 2, 0)},
+	{"sym", DT_VERSION_NUMBER(1, 2, 0)},       {"uaddr", DT_VERSION_NUMBER(1, 2, 0)},
+	{"ucaller", DT_VERSION_NUMBER(1, 2, 0)},   {"ufunc", DT_VERSION_NUMBER(1, 2, 0)},
+	{"umod", DT_VERSION_NUMBER(1, 2, 0)},      {"ustackdepth", DT_VERSION_NUMBER(1, 2, 0)},
+	{"usym", DT_VERSION_NUMBER(1, 2, 0)},      {"htonl", DT_VERSION_NUMBER(1, 3, 0)},
+	{"htonll", DT_VERSION_NUMBER(1, 3, 0)},    {"htons", DT_VERSION_NUMBER(1, 3, 0)},
+	{"ntohl", DT_VERSION_NUMBER(1, 3, 0)},     {"ntohll", DT_VERSION_NUMBER(1, 3, 0)},
+	{"ntohs", DT_VERSION_NUMBER(1, 3, 0)},     {"inet_ntoa", DT_VERSION_NUMBER(1, 5, 0)},
+	{"inet_ntoa6", DT_VERSION_NUMBER(1, 5, 0)}, {"inet_ntop", DT_VERSION_NUMBER(1, 5, 0)},
+	{"stddev", DT_VERSION_NUMBER(1, 6, 0)},    {"cpu", DT_VERSION_NUMBER(1, 6, 3)},
+	{"llquantize", DT_VERSION_NUMBER(1, 7, 0)}, {"tolower", DT_VERSION_NUMBER(1, 8, 0)},
+	{"toupper", DT_VERSION_NUMBER(1, 8, 0)},   {"print", DT_VERSION_NUMBER(1, 9, 0)},
+	{"getf", DT_VERSION_NUMBER(1, 10, 0)},     {"json", DT_VERSION_NUMBER(1, 11, 0)},
+	{"strtoll", DT_VERSION_NUMBER(1, 11, 0)},
+};
+
+/* The versions of D, oldest first (DTrace's _dtrace_versions[]). */
+static const uint32_t dt_versions[] = {
+	DT_VERSION_NUMBER(1, 0, 0), DT_VERSION_NUMBER(1, 1, 0), DT_VERSION_NUMBER(1, 2, 0),
+	DT_VERSION_NUMBER(1, 2, 1), DT_VERSION_NUMBER(1, 2, 2), DT_VERSION_NUMBER(1, 3, 0),
+	DT_VERSION_NUMBER(1, 4, 0), DT_VERSION_NUMBER(1, 4, 1), DT_VERSION_NUMBER(1, 5, 0),
+	DT_VERSION_NUMBER(1, 6, 0), DT_VERSION_NUMBER(1, 6, 1), DT_VERSION_NUMBER(1, 6, 2),
+	DT_VERSION_NUMBER(1, 6, 3), DT_VERSION_NUMBER(1, 7, 0), DT_VERSION_NUMBER(1, 7, 1),
+	DT_VERSION_NUMBER(1, 8, 0), DT_VERSION_NUMBER(1, 8, 1), DT_VERSION_NUMBER(1, 9, 0),
+	DT_VERSION_NUMBER(1, 9, 1), DT_VERSION_NUMBER(1, 10, 0), DT_VERSION_NUMBER(1, 11, 0),
+	DT_VERSION_NUMBER(1, 12, 0), DT_VERSION_NUMBER(1, 12, 1), DT_VERS_LATEST,
+};
+
+int
+dt_version_str2num(const char *s, uint32_t *vp)
+{
+	static const unsigned long max[3] = {0xff, 0xfff, 0xfff};
+	unsigned long n[3] = {0, 0, 0};
+	int i = 0;
+
+	/* digits and at most two dots; a missing part counts as 0 */
+	for (; *s != '\0'; s++) {
+		if (*s >= '0' && *s <= '9') {
+			n[i] = n[i] * 10 + (unsigned long)(*s - '0');
+			if (n[i] > max[i])
+				return -1;
+		} else if (*s != '.' || ++i > 2) {
+			return -1;
+		}
+	}
+	if (vp != NULL)
+		*vp = DT_VERSION_NUMBER(n[0], n[1], n[2]);
+	return 0;
+}
+
+int
+dt_version_defined(uint32_t v)
+{
+	for (size_t i = 0; i < sizeof(dt_versions) / sizeof(dt_versions[0]); i++)
+		if (dt_versions[i] == v)
+			return 1;
+	return 0;
+}
+
+static uint32_t
+dt_builtin_version(const char *name)
+{
+	for (size_t i = 0; i < sizeof(dt_builtin_vers) / sizeof(dt_builtin_vers[0]); i++)
+		if (strcmp(dt_builtin_vers[i].name, name) == 0)
+			return dt_builtin_vers[i].vers;
+	return DT_VERSION_NUMBER(1, 0, 0);
+}
+
+/*
+ * Lower the program's D version to v: the built-in identifiers newer than v
+ * leave the table, so their names are free for the program's own use.
+ */
+void
+dt_idents_reduce(dt_pcb_t *pcb, uint32_t v)
+{
+	dt_ident_t **pp = &pcb->builtins.head;
+
+	pcb->vmax = v;
+	while (*pp != NULL) {
+		dt_ident_t *idp = *pp;
+		if ((idp->flags & DT_IDFLG_BUILTIN) && idp->kind != DT_IDENT_ENUM &&
+		    dt_builtin_version(idp->name) > v)
+			*pp = idp->next;
+		else
+			pp = &idp->next;
+	}
+	dt_idtab_reindex(pcb, &pcb->builtins);
+}
+
 void
 dt_idents_init(dt_pcb_t *pcb)
 {
@@ -343,7 +445,7 @@ dt_idents_init(dt_pcb_t *pcb)
 		dt_const_add(pcb, dt_consts[i].name, dt_consts[i].value);
 	for (size_t i = 0; i < dt_nregnames; i++)
 		dt_const_add(pcb, dt_regnames[i].name, dt_regnames[i].value);
-	dt_idtab_reindex(pcb, &pcb->builtins);
+	dt_idents_reduce(pcb, pcb->vmax);
 }
 
 dt_ident_t *

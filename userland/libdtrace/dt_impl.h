@@ -92,6 +92,7 @@ struct dtrace_hdl {
 	/* options */
 	dtrace_optval_t dt_options[DTRACEOPT_MAX];
 	unsigned dt_cflags; /* DTRACE_C_* set through options */
+	uint32_t dt_vmax;   /* newest D version programs may use (-x version) */
 	char **dt_cpp_argv; /* -D -U -I -H for the preprocessor */
 	int dt_cpp_argc;
 	char *dt_cpp_path;

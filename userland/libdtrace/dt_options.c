@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dt_compile.h"
 #include "dt_impl.h"
 
 typedef enum {
@@ -342,6 +343,28 @@ dt_opt_cpp_path(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return 0;
 }
 
+/*
+ * -x version=M.m[.u]: programs compiled from now on may use only what D had
+ * in that version.  As in DTrace, the version may only go down.
+ */
+static int
+dt_opt_version(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	uint32_t v, cur = dtp->dt_vmax != 0 ? dtp->dt_vmax : DT_VERS_LATEST;
+
+	(void)option;
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dt_version_str2num(arg, &v) != 0)
+		return dt_set_errno(dtp, EDT_VERSINVAL);
+	if (!dt_version_defined(v))
+		return dt_set_errno(dtp, EDT_VERSUNDEF);
+	if (v > cur)
+		return dt_set_errno(dtp, EDT_VERSREDUCED);
+	dtp->dt_vmax = v;
+	return 0;
+}
+
 /* Sorted by name within each kind, as DTrace lists them. */
 static const dt_option_t dt_options[] = {
 	/* compile-time and consumer bookkeeping */
@@ -360,6 +383,7 @@ static const dt_option_t dt_options[] = {
 	{"pspec", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_PSPEC},
 	{"undef", DT_OPT_COMPILE, dt_opt_cpp_opts, (uintptr_t) "-U"},
 	{"verbose", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_DIFV},
+	{"version", DT_OPT_COMPILE, dt_opt_version, 0},
 	{"zdefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ZDEFS},
 
 	/* handed to the core at dtrace_go() */

@@ -618,6 +618,12 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		pcb->cflags |= DT_C_EMPTY;
 	else if (strcmp(name, "pspec") == 0)
 		pcb->cflags |= DT_C_PSPEC;
+	else if (strcmp(name, "version") == 0 && val != NULL) {
+		/* setopt accepted it: a defined version, no newer than the current one */
+		uint32_t v;
+		if (dt_version_str2num(val, &v) == 0 && v < pcb->vmax)
+			dt_idents_reduce(pcb, v);
+	}
 	else if (strcmp(name, "strsize") == 0 && val != NULL) {
 		char *e;
 		unsigned long long v = strtoull(val, &e, 0);
@@ -887,6 +893,7 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	const dt_copts_t *o = pcb->opts;
 	const char *cpp = o->cpp != NULL ? o->cpp : "cpp";
 	char **argv = calloc((size_t)o->cpp_argc + 8, sizeof(char *));
+	char verdef[40];
 	int argc = 0, status;
 	size_t cap = len * 2 + 4096, n = 0;
 	char *buf;
@@ -896,7 +903,9 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	argv[argc++] = (char *)cpp;
 	argv[argc++] = "-undef";
 	argv[argc++] = "-D__SUNW_D=1";
-	argv[argc++] = "-D__SUNW_D_VERSION=0x01010000";
+	/* the program's D version, as DTrace's dt_preproc() defines it */
+	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
+	argv[argc++] = verdef;
 	for (int i = 0; i < o->cpp_argc; i++)
 		argv[argc++] = o->cpp_argv[i];
 	argv[argc] = NULL;
@@ -1064,6 +1073,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	pcb->opts = opts;
 	pcb->cflags = opts->flags;
 	pcb->strsize = opts->strsize != 0 ? opts->strsize : DTRACE_STRSIZE_DEFAULT;
+	pcb->vmax = opts->vmax != 0 ? opts->vmax : DT_VERS_LATEST;
 	pcb->lineno = 1;
 	pcb->src = text;
 	pcb->srclen = len;

@@ -187,6 +187,7 @@ dt_ident_t *dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt
 			    uint32_t flags);
 const char *dt_idkind_name(dt_idkind_t kind);
 void dt_idents_init(dt_pcb_t *pcb);
+void dt_idents_reduce(dt_pcb_t *pcb, uint32_t v);
 dt_ident_t *dt_builtin_lookup(dt_pcb_t *pcb, const char *name);
 
 /* ---- parse tree --------------------------------------------------------------------------- */
@@ -260,6 +261,7 @@ struct dt_pcb {
 	const dt_copts_t *opts;
 	uint32_t cflags;
 	uint32_t strsize;
+	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
 	void *scanner;
 	int yystate;   /* lexer state the grammar asked for */
 	int lineno;

@@ -183,6 +183,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
 	copts.uarg_base = dtp->dt_nextuarg;
+	copts.vmax = dtp->dt_vmax;
 	if (dtp->dt_target != 0) {
 		/* $target is the -c/-p process; the rest are ours, as DTrace has them */
 		copts.macros.set = 1;

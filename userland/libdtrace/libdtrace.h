@@ -84,6 +84,9 @@ enum {
 	EDT_DIFINVAL,           /* DIF program content is invalid */
 	EDT_NOTSUP,             /* operation not supported by this build */
 	EDT_UNSTABLE,           /* description matches unstable set of probes */
+	EDT_VERSINVAL,          /* version is not properly formatted or is too large */
+	EDT_VERSUNDEF,          /* requested version is not supported by compiler */
+	EDT_VERSREDUCED,        /* requested version conflicts with earlier setting */
 	EDT_MAX
 };
 

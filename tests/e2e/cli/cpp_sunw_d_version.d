@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%x\n", __SUNW_D_VERSION);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+#pragma D option version=0.9
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+#pragma D option version=1.7
+BEGIN
+{
+	trace(tolower("ABC"));
+}
