@@ -911,6 +911,12 @@ dt_compile_action(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *call)
 	}
 	case DT_ACT_EXIT:
 		dt_one_arg_action(pcb, al, call, DTRACEACT_EXIT);
+		/*
+		 * The status is recorded as an int whatever the integer type
+		 * of the argument, as DTrace's dt_action_exit sets it; the
+		 * framework refuses an exit() of any other size.
+		 */
+		al->a[al->n - 1].difo->rtype.dtdt_size = sizeof(int32_t);
 		break;
 	case DT_ACT_STACK: {
 		struct dt_stmt_act *s = dt_act_add(al, DTRACEACT_STACK, NULL);
