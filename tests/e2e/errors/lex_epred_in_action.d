@@ -1,0 +1,5 @@
+BEGIN
+{
+	half = 10 / /* by two */ 2;
+	exit(0);
+}
