@@ -1,0 +1,5 @@
+// a line comment, which D does not have
+BEGIN
+{
+	exit(0);
+}
