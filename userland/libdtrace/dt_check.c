@@ -544,10 +544,18 @@ dt_check_proto(dt_pcb_t *pcb, dt_node_t *n, const char *name, const char *proto,
 		if (strcmp(pt, "@") == 0)
 			continue; /* checked by the action's own rules */
 		dt_type_t *t;
-		if (strcmp(pt, "void *") == 0)
+		size_t ptlen = strlen(pt);
+		if (strcmp(pt, "void *") == 0) {
 			t = pcb->t_voidptr;
-		else
+		} else if (ptlen > 2 && strcmp(pt + ptlen - 2, " *") == 0) {
+			char base[64]; /* "char *" and the like: a pointer to a named type */
+			snprintf(base, sizeof(base), "%.*s", (int)(ptlen - 2), pt);
+			t = dt_type_lookup(pcb, base);
+			if (t != NULL)
+				t = dt_type_ptr(pcb, t);
+		} else {
 			t = dt_type_lookup(pcb, pt);
+		}
 		if (t == NULL)
 			continue;
 		dt_node_t tmp;
@@ -555,11 +563,6 @@ dt_check_proto(dt_pcb_t *pcb, dt_node_t *n, const char *name, const char *proto,
 		tmp.kind = DT_NODE_TYPE;
 		dt_node_type_assign(&tmp, t);
 		bool ok = dt_node_is_argcompat(&tmp, a);
-		/* integers and pointers are interchangeable where an address or size is expected */
-		if (!ok && dt_type_is_scalar(t) && dt_node_is_scalar(a))
-			ok = true;
-		if (!ok && dt_type_is_pointer(t) && dt_node_is_strcompat(a))
-			ok = true;
 		if (!ok)
 			dnerror(pcb, n, D_PROTO_ARG,
 				"%s%s argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",

@@ -197,7 +197,7 @@ static const dt_builtin_t dt_builtins[] = {
 	{"progenyof", DT_IDENT_FUNC, DIF_SUBR_PROGENYOF, "int", "pid_t", 0},
 	{"strlen", DT_IDENT_FUNC, DIF_SUBR_STRLEN, "size_t", "string", 0},
 	{"copyout", DT_IDENT_FUNC, DIF_SUBR_COPYOUT, "void", "void *,uintptr_t,size_t", 0},
-	{"copyoutstr", DT_IDENT_FUNC, DIF_SUBR_COPYOUTSTR, "void", "string,uintptr_t,size_t", 0},
+	{"copyoutstr", DT_IDENT_FUNC, DIF_SUBR_COPYOUTSTR, "void", "char *,uintptr_t,size_t", 0},
 	{"alloca", DT_IDENT_FUNC, DIF_SUBR_ALLOCA, "void *", "size_t", 0},
 	{"bcopy", DT_IDENT_FUNC, DIF_SUBR_BCOPY, "void", "void *,void *,size_t", 0},
 	{"copyinto", DT_IDENT_FUNC, DIF_SUBR_COPYINTO, "void", "uintptr_t,size_t,void *", 0},

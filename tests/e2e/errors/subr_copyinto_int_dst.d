@@ -1,0 +1,7 @@
+int n;
+
+BEGIN
+{
+	n = 1;
+	copyinto(0, 8, n);
+}
