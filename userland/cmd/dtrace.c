@@ -535,6 +535,38 @@ installsighands(void)
 		(void)sigaction(SIGTERM, &act, NULL);
 }
 
+/*
+ * The passes over argv: options, with the arguments that are not options
+ * in between.  DTrace's getopt simply goes on from optind after each such
+ * argument, so after "--" only the argument that follows is taken as one
+ * and options are read again after it.  glibc's getopt remembers a "--"
+ * and keeps handing back the argument after it (and dtrace looped over it
+ * for ever); so every scan after an argument starts afresh from the next
+ * one: getopt on argv shifted, optind 0 to reset its state.
+ */
+static int g_optbase; /* the scan reads argv + g_optbase (its [0] unused) */
+
+static void
+opt_restart(int from)
+{
+	g_optbase = from - 1;
+	optind = 0;
+}
+
+static int
+opt_next(int argc, char *argv[])
+{
+	return getopt(argc - g_optbase, argv + g_optbase, DTRACE_OPTSTR);
+}
+
+/* The index in argv of the next argument the scan would read. */
+static int
+opt_index(void)
+{
+	/* before the first getopt() call optind is still 0: the scan's start */
+	return g_optbase + (optind == 0 ? 1 : optind);
+}
+
 /* getopt() errors, worded as DTrace's getopt words them. */
 static int
 badopt(int c)
@@ -567,8 +599,8 @@ main(int argc, char *argv[])
 	g_argv[g_argc++] = argv[0]; /* $0 */
 
 	/* Pass 1: the mode, and the arguments that are not options. */
-	for (optind = 0; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, DTRACE_OPTSTR)) != -1) {
+	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
+		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
 			case 'e':
 				g_exec = 0;
@@ -596,8 +628,8 @@ main(int argc, char *argv[])
 				break;
 			}
 		}
-		if (optind < argc)
-			g_argv[g_argc++] = argv[optind];
+		if (opt_index() < argc)
+			g_argv[g_argc++] = argv[opt_index()];
 	}
 	g_argv[g_argc] = NULL;
 
@@ -622,8 +654,8 @@ main(int argc, char *argv[])
 	(void)dtrace_setopt(g_dtp, "aggsize", "4m");
 
 	/* Pass 2: options, and the programs to compile. */
-	for (optind = 0; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, DTRACE_OPTSTR)) != -1) {
+	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
+		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
 			case 'b':
 				if (dtrace_setopt(g_dtp, "bufsize", optarg) != 0)
@@ -704,8 +736,8 @@ main(int argc, char *argv[])
 	}
 
 	/* Pass 3: the traced process, which programs see as $target. */
-	for (optind = 0; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, DTRACE_OPTSTR)) != -1) {
+	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
+		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
 			case 'c':
 				if ((v = make_argv(optarg)) == NULL)
