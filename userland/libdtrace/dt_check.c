@@ -841,6 +841,14 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_decl_inline_use(pcb, n, idp);
 			dt_node_t *e = dt_node_copy_list(pcb, idp->inline_expr);
 			e->line = n->line;
+			if (e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE && dt_node_xlator(e) != NULL) {
+				/* a translation, a translated pointer or struct as the inline is declared */
+				dt_type_t *it = dt_type_resolve(idp->type);
+				e->left->type = idp->type;
+				dt_node_type_assign(e, it != NULL && it->kind == DT_TK_PTR ? pcb->t_dyn : e->ident->type);
+				e->flags |= DT_NF_COOKED;
+				return e;
+			}
 			if (dt_type_compat(e->type, idp->type))
 				return e;
 			dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);

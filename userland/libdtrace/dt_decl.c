@@ -934,7 +934,24 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 			 dt_type_name(t, n1, sizeof(n1)), name);
 	}
 	e = dt_cook(pcb, expr, DT_IDFLG_REF);
-	if (!(dt_type_is_scalar(t) && dt_type_is_scalar(e->type)) &&
+	dt_ident_t *xl = e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE ? dt_node_xlator(e) : NULL;
+	if (xl != NULL) {
+		/*
+		 * An inline of a translation (curpsinfo's kind) names the
+		 * translator's output struct, through a pointer or not, as
+		 * DTrace's dt_cook_inline() compares them; each use is the
+		 * translation in the declared form (dt_cook_ident).
+		 */
+		dt_type_t *l = dt_type_resolve(t), *r = dt_type_resolve(xl->type);
+		if (l != NULL && l->kind == DT_TK_PTR)
+			l = dt_type_resolve(l->ref);
+		if (l == NULL || r == NULL || !dt_type_compat(l, r)) {
+			char n1[256], n2[256];
+			dt_error(pcb, 0, D_OP_INCOMPAT, "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+				 name, l != NULL ? dt_type_name(l, n1, sizeof(n1)) : "",
+				 dt_type_name(r, n2, sizeof(n2)));
+		}
+	} else if (!(dt_type_is_scalar(t) && dt_type_is_scalar(e->type)) &&
 	    !(dt_type_is_string(t) && (dt_node_is_string(e) || dt_type_is_pointer(e->type))) &&
 	    !dt_type_compat(t, e->type)) {
 		char n1[256], n2[256];
