@@ -367,8 +367,8 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 	static const size_t max[4] = {DTRACE_PROVNAMELEN, DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN,
 				      DTRACE_NAMELEN};
 	char *dst[4];
-	int spec = pcb->opts->pspec, nf = 1;
-	const char *p, *end;
+	int spec = pcb->opts->pspec;
+	const char *end;
 
 	memset(pd, 0, sizeof(*pd));
 	dst[0] = pd->dtpd_provider;
@@ -385,11 +385,13 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 		if (pd->dtpd_id != DTRACE_IDNONE)
 			return;
 	}
-	for (p = text; *p; p++)
-		if (*p == ':')
-			nf++;
-	/* only command-line descriptions (-P -m -f -n) name the field a lone word fills */
-	if (!(pcb->cflags & DT_C_PSPEC) || spec < DTRACE_PROBESPEC_PROVIDER || spec > DTRACE_PROBESPEC_NAME || nf > 1)
+	/*
+	 * Only command-line descriptions (-P -m -f -n) say which field the
+	 * last word fills; the words before it fill the fields before that
+	 * one, and a word left over is an overspecified description
+	 * (dtrace -P dtrace:::BEGIN), as in DTrace's dtrace_xstr2desc().
+	 */
+	if (!(pcb->cflags & DT_C_PSPEC) || spec < DTRACE_PROBESPEC_PROVIDER || spec > DTRACE_PROBESPEC_NAME)
 		spec = DTRACE_PROBESPEC_NAME;
 
 	end = text + strlen(text);
