@@ -128,7 +128,8 @@ typedef struct dtrace_mstate {
  * is dtsv_data itself; a clause-local's is one uint64_t per CPU at
  * dtsv_data.  By-reference types (strings, structs): per instance, an
  * 8-byte header whose first byte is 0xff while the variable is unset (reads
- * give NULL), then dtdt_size bytes; clause-locals have one instance per CPU.
+ * give NULL), then dif_byref_size() bytes (a string's dtdt_size and a NUL
+ * never written); clause-locals have one instance per CPU.
  */
 typedef struct dtrace_statvar {
 	uint64_t dtsv_data;	       /* value, or address of its storage */

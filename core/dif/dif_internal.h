@@ -40,6 +40,18 @@ uint32_t dtrace_dif_fltflag(int flt);
  * the largest tuple key whose size the dynamic-variable chunk accounts for. */
 #define DTRACE_DIF_BYREF_MAX (1024 * 1024)
 
+/*
+ * Bytes of storage a variable's by-reference value takes.  A string gets one
+ * more, always NUL: a string as long as strsize fills the variable with no
+ * NUL of its own (as in DTrace), and a pointer into it (strchr(), strstr())
+ * must still find its end there rather than in the next variable.
+ */
+static inline size_t
+dif_byref_size(const dtrace_diftype_t *t)
+{
+	return t->dtdt_size + (t->dtdt_kind == DIF_TYPE_STRING ? 1 : 0);
+}
+
 #define DTRACE_SUBR_IMPL 0x01	     /* implemented by this core */
 #define DTRACE_SUBR_DESTRUCTIVE 0x02 /* needs the destructive option */
 #define DTRACE_SUBR_PROC 0x04	     /* needs DTRACE_PRIV_PROC (or KERNEL) */

@@ -31,7 +31,7 @@ dif_statvar_inst(const dtrace_statvar_t *sv, const dtrace_mstate_t *mstate, bool
 	uintptr_t a = (uintptr_t)sv->dtsv_data;
 
 	if (local)
-		a += (uintptr_t)mstate->dtms_cpu * (sv->dtsv_var.dtdv_type.dtdt_size + sizeof(uint64_t));
+		a += (uintptr_t)mstate->dtms_cpu * (dif_byref_size(&sv->dtsv_var.dtdv_type) + sizeof(uint64_t));
 	return a;
 }
 
@@ -69,8 +69,10 @@ dif_vcopy(dtrace_mstate_t *mstate, dtrace_vstate_t *vs, dtrace_state_t *state, u
 static inline size_t
 dif_dsize(const dtrace_difv_t *v)
 {
-	return v->dtdv_type.dtdt_size > sizeof(uint64_t) ? v->dtdv_type.dtdt_size
-							  : sizeof(uint64_t);
+	size_t size = (v->dtdv_type.dtdt_flags & DIF_TF_BYREF) ? dif_byref_size(&v->dtdv_type)
+							       : v->dtdv_type.dtdt_size;
+
+	return size > sizeof(uint64_t) ? size : sizeof(uint64_t);
 }
 
 /* Load `size` bytes for the LD and RLD families: access check unless kernel access. */

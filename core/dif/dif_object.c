@@ -197,8 +197,10 @@ difo_chunksize(const dtrace_difo_t *dp, const dtrace_vstate_t *vs)
 		}
 		if ((v = vartab_find(dp, DIF_INSTR_VAR(in), scope)) == NULL)
 			continue;
-		size = v->dtdv_type.dtdt_size > sizeof(uint64_t) ? v->dtdv_type.dtdt_size
-								 : sizeof(uint64_t);
+		size = (v->dtdv_type.dtdt_flags & DIF_TF_BYREF) ? dif_byref_size(&v->dtdv_type)
+								: v->dtdv_type.dtdt_size;
+		if (size < sizeof(uint64_t))
+			size = sizeof(uint64_t);
 		size = ROUND8(sizeof(dtrace_dynvar_t) + sizeof(dtrace_key_t) * (nkeys - 1) + keys +
 			      size);
 		if (size > chunk)
@@ -234,7 +236,7 @@ dtrace_difo_init(dtrace_difo_t *dp, dtrace_vstate_t *vs)
 				goto nomem;
 			slot = &vs->dtvs_locals[ndx];
 			dsize = ncpus * ((v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-						 ? v->dtdv_type.dtdt_size + sizeof(uint64_t)
+						 ? dif_byref_size(&v->dtdv_type) + sizeof(uint64_t)
 						 : sizeof(uint64_t));
 			break;
 		default:
@@ -243,7 +245,7 @@ dtrace_difo_init(dtrace_difo_t *dp, dtrace_vstate_t *vs)
 				goto nomem;
 			slot = &vs->dtvs_globals[ndx];
 			if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-				dsize = v->dtdv_type.dtdt_size + sizeof(uint64_t);
+				dsize = dif_byref_size(&v->dtdv_type) + sizeof(uint64_t);
 			break;
 		}
 		if ((sv = *slot) == NULL) {

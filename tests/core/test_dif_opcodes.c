@@ -425,6 +425,42 @@ test_global_and_local_variables(void)
 	CHECK(env_vs(e)->dtvs_locals[0] == NULL);
 }
 
+/*
+ * A string as long as its variable keeps all its bytes with no NUL of its
+ * own, as DTrace's dtrace_vcopy() copies; the storage's extra byte, never
+ * written, still ends it for strlen() and for pointers into it, even where
+ * the next CPU's clause-local instance (its header 0xff: unset) follows.
+ */
+static void
+test_string_filling_its_variable(void)
+{
+	vars[0] = mkvar(0x500, DIFV_SCOPE_LOCAL, DIFV_KIND_SCALAR, DIF_TYPE_STRING, DIF_TF_BYREF, 3);
+
+	dif_instr_t set[] = {SETS(S_ABC, 1), STV(STLS, 0x500, 1), RET(0)};
+	dif_instr_t unset[] = {STV(STLS, 0x500, 0), RET(0)};
+	dif_instr_t len[] = {LDV(LDLS, 0x500, 1), PUSHTR(DIF_TYPE_STRING, 0, 1),
+			     CALL(DIF_SUBR_STRLEN, 2), I(FLUSHTS, 0, 0, 0), RET(2)};
+	dif_instr_t ld[] = {LDV(LDLS, 0x500, 1), RET(1)};
+	dtrace_difo_t *dset = load_v(set, NELEM(set), 1), *dunset = load_v(unset, NELEM(unset), 1);
+	dtrace_difo_t *dlen = load_v(len, NELEM(len), 1), *dld = load_v(ld, NELEM(ld), 1);
+	const char *p;
+
+	testport_set_cpu(1);
+	env_run1(e, dunset);
+	testport_set_cpu(0);
+	env_run1(e, dset);
+	CHECK_NOFAULT(e);
+	p = (const char *)(uintptr_t)env_run1(e, dld);
+	CHECK(p != NULL && memcmp(p, "abc", 3) == 0 && p[3] == '\0');
+	CHECK_EQ(env_run1(e, dlen), 3);
+	CHECK_NOFAULT(e);
+
+	dtrace_difo_release(dset, env_vs(e));
+	dtrace_difo_release(dunset, env_vs(e));
+	dtrace_difo_release(dlen, env_vs(e));
+	dtrace_difo_release(dld, env_vs(e));
+}
+
 static void
 test_thread_local_and_associative_variables(void)
 {
@@ -506,6 +542,7 @@ main(void)
 	test_allocs_and_copys();
 	test_string_compare();
 	test_global_and_local_variables();
+	test_string_filling_its_variable();
 	test_thread_local_and_associative_variables();
 	test_pushtr_string_keys_are_bounded();
 	env_fini(e);
