@@ -1,0 +1,5 @@
+BEGIN
+{
+	big = 25e2;
+	small = 3f;
+}
