@@ -1,0 +1,9 @@
+BEGIN
+{
+	exit(0);
+}
+
+counter
+{
+	exit(1);
+}
