@@ -381,6 +381,12 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 		unsigned long long id = strtoull(text, NULL, 10);
 		if (id > UINT32_MAX)
 			dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
+		/* -P, -m and -f name a provider, module or function, never a probe id */
+		if ((pcb->cflags & DT_C_PSPEC) && spec >= DTRACE_PROBESPEC_PROVIDER && spec < DTRACE_PROBESPEC_NAME) {
+			static const char *const what[] = {"providers", "modules", "functions"};
+			dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
+				 id, what[spec]);
+		}
 		pd->dtpd_id = (dtrace_id_t)id;
 		if (pd->dtpd_id != DTRACE_IDNONE)
 			return;
