@@ -142,8 +142,7 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 		if (m & (DT_DS_LONG | DT_DS_LONGLONG))
 			dt_error(pcb, 0, D_DECL_LONGINT,
 				 "invalid type declaration: long and long long may only be used with integer or floating-point type");
-		if (m & DT_DS_SHORT)
-			dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
+		/* short is not checked: DTrace's dt_decl_check() lets it by, and the name alone is looked up */
 		return ds->named != NULL ? ds->named : pcb->t_string;
 	}
 	switch (ds->base) {
