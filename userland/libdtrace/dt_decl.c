@@ -324,7 +324,7 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 				    ((int64_t)n->value < 0 && (n->flags & DT_NF_SIGNED)))
 					dt_error(pcb, 0, D_DECL_ARRSUB, "positive integral constant expression or tuple "
 						 "signature expected as array declaration subscript");
-				if (n->value > (1u << 30))
+				if (n->value > UINT32_MAX)
 					dt_error(pcb, 0, D_DECL_ARRBIG, "array dimension too big");
 				t = dt_type_array(pcb, t, n->value);
 			}
