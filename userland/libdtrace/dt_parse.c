@@ -387,9 +387,11 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 			dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
 				 id, what[spec]);
 		}
+		/* no probe has id 0 (DTRACE_IDNONE): DTrace's lookup of it fails */
+		if (id == DTRACE_IDNONE)
+			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier 0: Unknown probe identifier");
 		pd->dtpd_id = (dtrace_id_t)id;
-		if (pd->dtpd_id != DTRACE_IDNONE)
-			return;
+		return;
 	}
 	/*
 	 * Only command-line descriptions (-P -m -f -n) say which field the
