@@ -181,10 +181,11 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 		/*
 		 * No type at all (a storage class alone: "register x;", "self x;")
 		 * is int, as DTrace names an attribute-less integer decl.  A
-		 * qualifier alone ("const x;") names no type DTrace can find.
+		 * qualifier alone ("const x;") leaves DTrace an empty name to
+		 * look up, which fails.
 		 */
 		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE)) && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
-			dt_error(pcb, 0, D_DECL_IDENT, "old-style declaration or incorrect type specified");
+			dt_ds_unknown(pcb, ds);
 		return sign ? pcb->t_int : pcb->t_uint;
 	default:
 		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");

@@ -1,0 +1,2 @@
+/* a qualifier alone names no type: DTrace looks up an empty name */
+volatile counter_value;
