@@ -472,7 +472,8 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 			memcpy(dst[spec] + len + vlen, w, strlen(w));
 		}
 		spec--;
-		if (q == text)
+		/* the ':' before a field, when it opens the text, ends it too (DTrace's --p >= s) */
+		if (q == text || q - 1 == text)
 			break;
 		end = q - 1;
 	}
