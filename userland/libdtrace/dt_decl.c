@@ -147,7 +147,7 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	}
 	switch (ds->base) {
 	case DT_KEY_VOID:
-		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE))
+		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT))
 			dt_error(pcb, 0, D_DECL_VOIDATTR, "invalid type declaration: attributes may not be used with void type");
 		return pcb->t_void;
 	case DT_KEY_CHAR:
@@ -184,7 +184,8 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 		 * qualifier alone ("const x;") leaves DTrace an empty name to
 		 * look up, which fails.
 		 */
-		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE)) && !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
+		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT)) &&
+		    !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
 			dt_ds_unknown(pcb, ds);
 		return sign ? pcb->t_int : pcb->t_uint;
 	default:

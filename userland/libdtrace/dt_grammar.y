@@ -557,11 +557,11 @@ d_storage_class:
 	|	DT_KEY_THIS		{ $$ = DT_DC_THIS; }
 	;
 
-/* restrict is accepted and ignored (0) */
+/* restrict changes no type, but like const it is an attribute: "restrict x;" names no type */
 type_qualifier:
 		DT_KEY_CONST		{ $$ = DT_DS_CONST; }
 	|	DT_KEY_VOLATILE		{ $$ = DT_DS_VOLATILE; }
-	|	DT_KEY_RESTRICT		{ $$ = 0; }
+	|	DT_KEY_RESTRICT		{ $$ = DT_DS_RESTRICT; }
 	;
 
 type_keyword:

@@ -361,6 +361,7 @@ const char *dt_opstr(int op);
 #define DT_DS_LONGLONG 0x10
 #define DT_DS_CONST 0x20
 #define DT_DS_VOLATILE 0x40
+#define DT_DS_RESTRICT 0x80
 
 enum { DT_DC_NONE, DT_DC_AUTO, DT_DC_REGISTER, DT_DC_STATIC, DT_DC_EXTERN, DT_DC_TYPEDEF,
        DT_DC_SELF, DT_DC_THIS };

@@ -1,0 +1,2 @@
+/* restrict is an attribute like const: alone it names no type */
+restrict handle;
