@@ -903,7 +903,7 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	pid_t pid;
 	const dt_copts_t *o = pcb->opts;
 	const char *cpp = o->cpp != NULL ? o->cpp : "cpp";
-	char **argv = calloc((size_t)o->cpp_argc + 8, sizeof(char *));
+	char **argv = calloc((size_t)o->cpp_argc + 12, sizeof(char *));
 	char verdef[40];
 	int argc = 0, status;
 	size_t cap = len * 2 + 4096, n = 0;
@@ -913,7 +913,15 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 		dt_error(pcb, 0, D_CPP, "failed to run preprocessor: %s", strerror(errno));
 	argv[argc++] = (char *)cpp;
 	argv[argc++] = "-undef";
+	/*
+	 * The names every DTrace defines for D programs (dtrace_open()'s cpp
+	 * arguments): a Unix, System V flavoured, D, and D's data model, which
+	 * is LP64 here.
+	 */
+	argv[argc++] = "-D__unix";
+	argv[argc++] = "-D__SVR4";
 	argv[argc++] = "-D__SUNW_D=1";
+	argv[argc++] = "-D__SUNW_D_64";
 	/* the program's D version, as DTrace's dt_preproc() defines it */
 	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
 	argv[argc++] = verdef;
