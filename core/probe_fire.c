@@ -230,6 +230,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 	dtrace_provider_t *prov;
 	dtrace_mstate_t mstate;
 	dtrace_ecb_t *ecb;
+	const dtrace_state_t *strtok_state;
 	uint64_t now;
 	dtrace_id_t nprobes;
 
@@ -251,6 +252,12 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 	mstate.dtms_arg[4] = arg4;
 	mstate.dtms_cpu = cpu;
 	mstate.dtms_ipl = 0;
+	/*
+	 * strtok(NULL, ...) continues across the clauses of one firing, as
+	 * DTrace's does (an implicit clause-local), but not into another
+	 * consumer's clauses: reset when the ECB's state changes.
+	 */
+	strtok_state = NULL;
 
 	for (ecb = dtrace_load_acquireptr((void *const volatile *)&probe->dtpr_ecb); ecb != NULL;
 	     ecb = dtrace_load_acquireptr((void *const volatile *)&ecb->dte_next)) {
@@ -266,7 +273,11 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		char *tomax;
 
 		mstate.dtms_present = DTRACE_MSTATE_ARGS | DTRACE_MSTATE_PROBE;
-		mstate.dtms_strtok = 0;
+		if (state != strtok_state) {
+			mstate.dtms_strtok = 0;
+			mstate.dtms_strtok_limit = 0;
+			strtok_state = state;
+		}
 		mstate.dtms_difo = NULL;
 		mstate.dtms_fltoffs = -1;
 		cpuc->cpuc_flags &= ~DTRACE_CPUF_STOPECB;

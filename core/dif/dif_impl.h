@@ -115,7 +115,7 @@ typedef struct dtrace_mstate {
 	uint64_t dtms_ucaller;	       /* [D] */
 	int dtms_ipl;		       /* [W] interrupt level, if the port knows it */
 	int dtms_fltoffs;	       /* [D] DIF offset (bytes) of the last fault, or -1 */
-	uintptr_t dtms_strtok;	       /* [W=0/D] strtok() continuation */
+	uintptr_t dtms_strtok;	       /* [W=0 per firing and state/D] strtok() continuation */
 	uintptr_t dtms_strtok_limit;   /* [D] end of the string strtok() walks */
 	uint32_t dtms_access;	       /* [W] DTRACE_ACCESS_* */
 	dtrace_cpuid_t dtms_cpu;       /* [W] CPU id of this probe context */
