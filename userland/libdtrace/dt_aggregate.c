@@ -1016,7 +1016,12 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 	for (j = 0; j < naggvars; j++)
 		slot[j] = (int)((j - sortpos + naggvars) % naggvars);
 
-	/* Zero-valued stand-ins: the layout of some tuple of the same aggregation. */
+	/*
+	 * Zero-valued stand-ins: the layout of some tuple of the same
+	 * aggregation; for one that has no tuple at all, its description
+	 * (found among the enabled aggregations by its variable id), as
+	 * DTrace's walk builds them, so an empty quantize() prints as one.
+	 */
 	if ((zents = dt_calloc(dtp, sizeof(*zents) * (size_t)naggvars)) == NULL)
 		goto out;
 	for (j = 0; j < naggvars; j++) {
@@ -1029,22 +1034,44 @@ dtrace_aggregate_walk_joined(dtrace_hdl_t *dtp, dtrace_aggvarid_t *aggvars, int 
 				proto = sorted[i];
 		}
 		if (proto == NULL) {
-			/* no tuple at all: borrow the first aggregation's layout */
-			for (i = 0; i < n && proto == NULL; i++)
-				proto = sorted[i];
+			dtrace_aggdesc_t *agg = NULL;
+			dtrace_aggid_t id;
+
+			/* the rest of the entry (handle, probe) from any tuple */
+			*zd = sorted[0]->dtahe_data;
+			for (id = DTRACE_AGGIDNONE + 1; dtp->dt_aggvarid != NULL; id++) {
+				if (dt_aggid_lookup(dtp, id, &agg) != 0) {
+					agg = NULL;
+					break;
+				}
+				if (agg->dtagd_nrecs > 1 &&
+				    dtp->dt_aggvarid(dtp, agg->dtagd_rec[0].dtrd_uarg) == aggvars[j])
+					break;
+			}
+			if (agg != NULL) {
+				zd->dtada_desc = agg;
+				zd->dtada_size = agg->dtagd_size;
+				zd->dtada_normal = 1;
+			}
+		} else {
+			*zd = proto->dtahe_data;
+			zd->dtada_normal = proto->dtahe_data.dtada_normal;
 		}
-		*zd = proto->dtahe_data;
 		zd->dtada_percpu = NULL;
-		zd->dtada_normal = proto->dtahe_data.dtada_normal;
 		if ((zd->dtada_data = dt_calloc(dtp, zd->dtada_size)) == NULL)
 			goto out;
 		*(dtrace_aggvarid_t *)(zd->dtada_data + zd->dtada_desc->dtagd_rec[0].dtrd_offset) =
 		    aggvars[j];
 		vrec = &zd->dtada_desc->dtagd_rec[zd->dtada_desc->dtagd_nrecs - 1];
+		/* lquantize()/llquantize() data open with their parameters */
 		if (vrec->dtrd_action == DTRACEAGG_LQUANTIZE ||
-		    vrec->dtrd_action == DTRACEAGG_LLQUANTIZE)
-			memcpy(zd->dtada_data + vrec->dtrd_offset,
-			       proto->dtahe_data.dtada_data + vrec->dtrd_offset, sizeof(uint64_t));
+		    vrec->dtrd_action == DTRACEAGG_LLQUANTIZE) {
+			if (proto != NULL)
+				memcpy(zd->dtada_data + vrec->dtrd_offset,
+				       proto->dtahe_data.dtada_data + vrec->dtrd_offset, sizeof(uint64_t));
+			else
+				memcpy(zd->dtada_data + vrec->dtrd_offset, &vrec->dtrd_arg, sizeof(uint64_t));
+		}
 		zents[slot[j]].dtahe_varid = aggvars[j];
 	}
 

@@ -171,6 +171,8 @@ struct dtrace_hdl {
 
 	/* name of the aggregation whose id record has this uarg (programs) */
 	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
+	/* variable id of that aggregation (programs; DTRACE_AGGVARIDNONE if unknown) */
+	dtrace_aggvarid_t (*dt_aggvarid)(dtrace_hdl_t *dtp, uint64_t uarg);
 	/* do two records' uargs come from one D statement?  (programs; else
 	 * equal uargs mean one statement, as DTrace's compiler makes them) */
 	int (*dt_samestmt)(dtrace_hdl_t *dtp, uint64_t a, uint64_t b);

@@ -113,6 +113,20 @@ dt_program_aggname(dtrace_hdl_t *dtp, uint64_t uarg)
 	return NULL;
 }
 
+static dtrace_aggvarid_t
+dt_program_aggvarid(dtrace_hdl_t *dtp, uint64_t uarg)
+{
+	dtrace_prog_t *pgp;
+
+	for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		const dt_caction_t *act = dt_cprog_action(pgp->dp_cprog, uarg);
+
+		if (act != NULL && act->agg >= 0 && (size_t)act->agg < pgp->dp_cprog->naggs)
+			return pgp->dp_cprog->aggs[act->agg].id;
+	}
+	return DTRACE_AGGVARIDNONE;
+}
+
 /* The program and action behind a record's uarg cookie. */
 static const dt_caction_t *
 dt_program_action(dtrace_hdl_t *dtp, uint64_t uarg, const dtrace_prog_t **pgpp)
@@ -237,6 +251,7 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;
 	dtp->dt_aggname = dt_program_aggname;
+	dtp->dt_aggvarid = dt_program_aggvarid;
 	dtp->dt_samestmt = dt_program_samestmt;
 	dtp->dt_printtype = dt_program_printtype;
 	return pgp;
