@@ -220,7 +220,7 @@ dt_pf_dint(const struct dt_pfconv *cv, const dt_node_t *a, char *c)
  * Check a printf-like format against its arguments as DTrace does
  * (dt_printf_create() then dt_printf_validate()): conversions are numbered
  * from 1 counting %% too, arguments from `foff' + 1.  Malformed formats are
- * reported without a tag, as DTrace's compiler warnings are.  With `aggs'
+ * D_SYNTAX errors, the tag DTrace's yywarn() gives them.  With `aggs'
  * (printa) a conversion takes an aggregation key, %@ the aggregation's value.
  */
 static const char *
@@ -263,7 +263,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 				if (c == '*') {
 					bool *f = dot ? &dynp : &dynw;
 					if (*f)
-						dnerror(pcb, call, D_NTAGS,
+						dnerror(pcb, call, D_SYNTAX,
 						        "format conversion #%d has more than one "
 						        "'*' specified for the output precision",
 						        conv);
@@ -272,7 +272,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 				}
 				if (c == '.') {
 					if (dot)
-						dnerror(pcb, call, D_NTAGS,
+						dnerror(pcb, call, D_SYNTAX,
 						        "format conversion #%d has more than one "
 						        "'.' specified",
 						        conv);
@@ -285,17 +285,17 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 					continue;
 				}
 				if (c == '$')
-					dnerror(pcb, call, D_NTAGS,
+					dnerror(pcb, call, D_SYNTAX,
 					        "format conversion #%d uses unsupported positional "
 					        "format (%%n$)",
 					        conv);
 				if (c == '%' && p[-1] != '%')
-					dnerror(pcb, call, D_NTAGS,
+					dnerror(pcb, call, D_SYNTAX,
 					        "format conversion #%d cannot be combined with "
 					        "other format flags: %%%%",
 					        conv);
 				if (c == '\0')
-					dnerror(pcb, call, D_NTAGS,
+					dnerror(pcb, call, D_SYNTAX,
 					        "format conversion #%d name expected before end of "
 					        "format string",
 					        conv);
@@ -314,7 +314,7 @@ dt_printf_check(dt_pcb_t *pcb, dt_node_t *call, const char *name, const char *fm
 				if (strcmp(dt_pfconvs[i].name, cname) == 0)
 					cv = &dt_pfconvs[i];
 			if (cv == NULL)
-				dnerror(pcb, call, D_NTAGS,
+				dnerror(pcb, call, D_SYNTAX,
 				        "format conversion #%d is undefined: %%%s", conv, cname);
 			if (cv->check == PF_PCT || pass == 0)
 				continue;

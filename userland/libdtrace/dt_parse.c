@@ -100,8 +100,7 @@ dt_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, va_list ap)
 	 */
 	if (!pcb->fromfile)
 		e->line = 0;
-	/* D_NTAGS: DTrace's compiler warnings (yywarn), which carry no tag */
-	if ((pcb->cflags & DT_C_ETAGS) && tag != D_NTAGS)
+	if (pcb->cflags & DT_C_ETAGS)
 		snprintf(prefix, sizeof(prefix), "[%s] ", dt_errtag_name(tag));
 	n = strlen(prefix);
 	if (pcb->filetag != NULL)
