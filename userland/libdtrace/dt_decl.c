@@ -642,6 +642,74 @@ dt_decl_member_dup(dt_pcb_t *pcb, const dt_type_t *sou, const char *name)
 	return false;
 }
 
+/*
+ * The alignment DTrace's libctf gives a member of type t when it lays out a
+ * struct declared in D (ctf_type_align): a base type or pointer is aligned
+ * to its size (long double to 16), an array to its element (so a string,
+ * libdtrace's char[strsize], to 1), an enum to an int, a union to its most
+ * aligned member and a struct to its first member only.  A struct's size
+ * is the end of its last member (see dt_decl_sou_end), so these are D's
+ * layout rules even where a C compiler would pad differently.
+ */
+static uint64_t dt_decl_ctf_align(dt_type_t *t, int depth);
+
+/* A bit-field's type is an integer of its width in bytes rounded up to a power of two. */
+static uint64_t
+dt_decl_member_align(const dt_member_t *m, int depth)
+{
+	if (m->bits > 0) {
+		uint64_t bytes = ((uint64_t)m->bits + 7) / 8, size = 1;
+		while (size < bytes)
+			size *= 2;
+		return size;
+	}
+	return dt_decl_ctf_align(m->type, depth + 1);
+}
+
+static uint64_t
+dt_decl_ctf_align(dt_type_t *t, int depth)
+{
+	uint64_t a = 0;
+
+	t = dt_type_resolve(t);
+	if (t == NULL || depth > 64)
+		return 1;
+	switch (t->kind) {
+	case DT_TK_ARRAY:
+		return dt_decl_ctf_align(t->ref, depth + 1);
+	case DT_TK_STRING:
+		return 1;
+	case DT_TK_ENUM:
+		return 4;
+	case DT_TK_STRUCT:
+		return t->members != NULL ? dt_decl_member_align(t->members, depth) : 1;
+	case DT_TK_UNION:
+		for (dt_member_t *m = t->members; m != NULL; m = m->next) {
+			uint64_t ma = dt_decl_member_align(m, depth);
+			if (ma > a)
+				a = ma;
+		}
+		return a != 0 ? a : 1;
+	default:
+		return t->size != 0 ? t->size : 1;
+	}
+}
+
+/*
+ * Is t a struct or union whose definition is still open (its closing brace
+ * not yet reached)?  DTrace reads a member's type from the committed CTF
+ * container, where a struct being defined still has size 0, so a struct
+ * or union cannot contain itself (or an enclosing one) by value.
+ */
+static bool
+dt_decl_sou_open(const dt_pcb_t *pcb, const dt_type_t *t)
+{
+	for (int i = 0; i < pcb->sou_depth; i++)
+		if (pcb->sou_stack[i] == t)
+			return true;
+	return false;
+}
+
 void
 dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarator_t *list)
 {
@@ -662,7 +730,7 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			dt_error(pcb, 0, D_DECL_SCOPE, "D scoping operator may not be used in a member name (%s)", name);
 		if (dt_dd_tuple(dd) != NULL)
 			dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot have dynamic member: %s", idname);
-		if (dt_type_is_incomplete(t)) {
+		if (dt_type_is_incomplete(t) || dt_decl_sou_open(pcb, r)) {
 			char n1[256];
 			dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
 				 dt_type_name(t, n1, sizeof(n1)), idname);
@@ -708,7 +776,7 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			m->bitoff = (int)(bitpos - m->off * 8);
 			sou->size = bitpos / 8 + bytes;
 		} else {
-			uint64_t a = r->align ? r->align : 1;
+			uint64_t a = dt_decl_ctf_align(r, 0);
 			m->off = (sou->size + a - 1) / a * a;
 			sou->size = m->off + r->size;
 		}
