@@ -45,7 +45,7 @@ typedef struct dtrace_cmd {
 /* The leading '+' keeps getopt from permuting: DTrace parses in order and
  * treats the first non-option as the start of $1.. (later options still
  * count).  The leading ':' lets us word the errors as DTrace does. */
-static const char DTRACE_OPTSTR[] = "+:b:c:CD:ef:FhHi:I:lm:n:o:p:P:qs:SU:vVwx:Z";
+static const char DTRACE_OPTSTR[] = "+:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
 static char **g_argv;
 static int g_argc;
@@ -76,8 +76,8 @@ usage(FILE *fp)
 
 	(void)fprintf(fp,
 	              "Usage: %s [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
-	              "\t[-I path] [-o output] [-p pid] [-s script] [-U name]\n"
-	              "\t[-x opt[=val]]\n\n"
+	              "\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
+	              "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
 	              "\t[-P provider %s]\n"
 	              "\t[-m [ provider: ] module %s]\n"
 	              "\t[-f [[ provider: ] module: ] func %s]\n"
@@ -99,6 +99,7 @@ usage(FILE *fp)
 	                  "\t-i  enable or list probes matching the specified probe id\n"
 	                  "\t-I  add include directory to preprocessor search path\n"
 	                  "\t-l  list probes matching specified criteria\n"
+	                  "\t-L  add library directory to library search path\n"
 	                  "\t-m  enable or list probes matching the specified module name\n"
 	                  "\t-n  enable or list probes matching the specified probe name\n"
 	                  "\t-o  set output file\n"
@@ -112,6 +113,7 @@ usage(FILE *fp)
 	                  "\t-V  report DTrace API version\n"
 	                  "\t-w  permit destructive actions\n"
 	                  "\t-x  enable or modify compiler and tracing options\n"
+	                  "\t-X  specify ISO C conformance settings for preprocessor\n"
 	                  "\t-Z  permit probe descriptions that match zero probes\n");
 	return E_USAGE;
 }
@@ -693,6 +695,10 @@ main(int argc, char *argv[])
 				if (dtrace_setopt(g_dtp, "incdir", optarg) != 0)
 					dfatal("failed to set -I %s", optarg);
 				break;
+			case 'L':
+				if (dtrace_setopt(g_dtp, "libdir", optarg) != 0)
+					dfatal("failed to set -L %s", optarg);
+				break;
 			case 'q':
 				if (dtrace_setopt(g_dtp, "quiet", NULL) != 0)
 					dfatal("failed to set -q");
@@ -725,6 +731,10 @@ main(int argc, char *argv[])
 					*p++ = '\0';
 				if (dtrace_setopt(g_dtp, optarg, p) != 0)
 					dfatal("failed to set -x %s", optarg);
+				break;
+			case 'X':
+				if (dtrace_setopt(g_dtp, "stdc", optarg) != 0)
+					dfatal("failed to set -X %s", optarg);
 				break;
 			case 'Z':
 				g_cflags |= DTRACE_C_ZDEFS;

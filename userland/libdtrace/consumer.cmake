@@ -27,6 +27,9 @@ target_include_directories(dtrace PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_S
 target_include_directories(dtrace SYSTEM PRIVATE ${DT_XXHASH_INCLUDE})
 target_link_libraries(dtrace PUBLIC dt_elf)
 target_compile_options(dtrace PRIVATE -Wshadow -Wmissing-prototypes)
+# The system's D library directory (-x syslibdir changes it at run time).
+set(DTRACE_SYSLIBDIR "/usr/lib/dtrace" CACHE PATH "D library directory read before every compile")
+target_compile_definitions(dtrace PRIVATE DT_SYSLIBDIR="${DTRACE_SYSLIBDIR}")
 
 if(TARGET dt_compiler)
 	target_sources(dtrace PRIVATE dt_program.c)

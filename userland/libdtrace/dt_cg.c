@@ -119,12 +119,15 @@ dt_difo_finish(dt_difo_t *dp)
 
 /* ---- registers ------------------------------------------------------------ */
 
+/* The lowest free register of the iregs (-x iregs) the program may use; %r0 is never free. */
 static int
 dt_reg_alloc(dt_difo_t *dp)
 {
-	for (int r = 1; r < DIF_DIR_NREGS; r++) {
-		if (!(dp->regs & (1u << r))) {
-			dp->regs |= 1u << r;
+	int nregs = dp->pcb->iregs < 256 ? dp->pcb->iregs : 256;
+
+	for (int r = 1; r < nregs; r++) {
+		if (!(dp->regs[r / 64] & (UINT64_C(1) << (r % 64)))) {
+			dp->regs[r / 64] |= UINT64_C(1) << (r % 64);
 			return r;
 		}
 	}
@@ -135,7 +138,7 @@ static void
 dt_reg_free(dt_difo_t *dp, int r)
 {
 	if (r > 0)
-		dp->regs &= ~(1u << r);
+		dp->regs[r / 64] &= ~(UINT64_C(1) << (r % 64));
 }
 
 /* ---- tables -------------------------------------------------------------- */
@@ -497,10 +500,13 @@ dt_cg_typecast(dt_difo_t *dp, const dt_node_t *sn, dt_type_t *src, const dt_node
 static void
 dt_cg_arglist(dt_difo_t *dp, dt_node_t *args, dt_type_t *const *sig, int nsig)
 {
-	int regs[DIF_DTR_NREGS + 1], n = 0;
+	int n = 0, nargs = 0;
 	dt_node_t *a;
+	for (a = args; a != NULL; a = a->list)
+		nargs++;
+	int *regs = dt_zalloc(dp->pcb, sizeof(int) * (size_t)(nargs + 1));
 	for (a = args; a != NULL; a = a->list) {
-		if (n >= DIF_DTR_NREGS) {
+		if (n >= dp->pcb->tregs) {
 			dt_pcb_t *pcb = dp->pcb;
 			pcb->region = NULL;
 			pcb->filetag = NULL;

@@ -35,7 +35,7 @@ typedef struct dt_difo {
 	/* labels: index -> instruction, and branches to patch */
 	uint32_t *labels;
 	uint32_t nlabels, labcap;
-	uint32_t regs; /* allocated register bitmask */
+	uint64_t regs[4]; /* allocated registers, a bit each (DIF names 256) */
 	dt_pcb_t *pcb;
 	int id; /* order of creation, for -S */
 	const char *what; /* "predicate", "action", for -S headers */

@@ -134,6 +134,22 @@ typedef struct dt_copts {
 	const char *cpp;
 	int cpp_argc;
 	char *const *cpp_argv;
+	/*
+	 * -X / -x stdc: the ISO C conformance cpp is run with, as DTrace's
+	 * dt_preproc() gives it: 'a' (the default when 0) and 't' define
+	 * __STDC__ as 0, 'c' as 1, 's' preprocesses K&R style, without it.
+	 */
+	char stdc;
+	/*
+	 * -x iregs, tregs: the DIF registers code may use (0: DIF_DIR_NREGS,
+	 * DIF_DTR_NREGS); %r0 is one of the iregs.  A program needing more
+	 * fails with D_NOREG, a call with more arguments than tregs with
+	 * DTrace's EDT_NOTUPREG message.
+	 */
+	int iregs;
+	int tregs;
+	/* -x tree=N: dump the parse tree to stderr after pass P when bit P-1 of N is set */
+	int treedump;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

@@ -3,6 +3,8 @@
  * error or a D fault produces comes from the tables here, worded as DTrace
  * words them, so the command and other clients print the same text.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dt_impl.h"
@@ -48,6 +50,25 @@ static const struct {
 	{EDT_VERSUNDEF, "Requested version is not supported by compiler"},
 	{EDT_VERSREDUCED, "Requested version conflicts with earlier setting"},
 };
+
+/*
+ * The library's debugging chatter, which DTrace prints when DTRACE_DEBUG is
+ * in the environment (read by dtrace_open()) or -x debug is set.
+ */
+int _dtrace_debug;
+
+void
+dt_dprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!_dtrace_debug)
+		return;
+	va_start(ap, fmt);
+	(void)fputs("libdtrace DEBUG: ", stderr);
+	(void)vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
 
 int
 dt_set_errno(dtrace_hdl_t *dtp, int err)

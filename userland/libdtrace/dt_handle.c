@@ -79,6 +79,24 @@ dt_gethrtime(void)
 	return (int64_t)ts.tv_sec * DTRACE_NANOSEC + ts.tv_nsec;
 }
 
+/* -c processes start with the environment dtrace itself was given. */
+static int
+dt_handle_env(dtrace_hdl_t *dtp)
+{
+	extern char **environ;
+	size_t n = 0, i;
+
+	while (environ != NULL && environ[n] != NULL)
+		n++;
+	if ((dtp->dt_proc_env = calloc(n + 1, sizeof(char *))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((dtp->dt_proc_env[i] = strdup(environ[i])) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
 dtrace_hdl_t *
 dt_handle_create(int version, int flags)
 {
@@ -98,6 +116,23 @@ dt_handle_create(int version, int flags)
 	dtp->dt_proc_report = -1;
 	dtp->dt_nextuarg = DT_UARG_BASE;
 	dtp->dt_ncpu = 1;
+	/* DTrace's defaults for the compile-time options dt_options.c keeps here */
+	dtp->dt_stdcmode = DT_STDC_XA;
+	dtp->dt_iregs = DIF_DIR_NREGS;
+	dtp->dt_tregs = DIF_DTR_NREGS;
+	dtp->dt_linkmode = DT_LINK_KERNEL;
+	dtp->dt_linktype = DT_LTYP_ELF;
+	dtp->dt_xlatemode = DT_XL_STATIC;
+	dtp->dt_prcmode = DT_PROC_STOP_POSTINIT;
+	dtp->dt_pgmax = 8;
+	dtp->dt_cdefs_fd = -1;
+	dtp->dt_ddefs_fd = -1;
+	if (dt_handle_env(dtp) != 0 || (dtp->dt_libdirs = calloc(1, sizeof(char *))) == NULL ||
+	    (dtp->dt_libdirs[0] = strdup(DT_SYSLIBDIR)) == NULL) {
+		dt_handle_destroy(dtp);
+		return NULL;
+	}
+	dtp->dt_nlibdirs = 1;
 	return dtp;
 }
 
@@ -117,6 +152,17 @@ dt_handle_destroy(dtrace_hdl_t *dtp)
 		free(dtp->dt_cpp_argv[i]);
 	free(dtp->dt_cpp_argv);
 	free(dtp->dt_cpp_path);
+	free(dtp->dt_ld_path);
+	for (i = 0; i < dtp->dt_nlibdirs; i++)
+		free(dtp->dt_libdirs[i]);
+	free(dtp->dt_libdirs);
+	for (i = 0; dtp->dt_proc_env != NULL && dtp->dt_proc_env[i] != NULL; i++)
+		free(dtp->dt_proc_env[i]);
+	free(dtp->dt_proc_env);
+	if (dtp->dt_cdefs_fd != -1)
+		(void)close(dtp->dt_cdefs_fd);
+	if (dtp->dt_ddefs_fd != -1)
+		(void)close(dtp->dt_ddefs_fd);
 	free(dtp->dt_sprintf_buf);
 	if (dtp->dt_stdout_fd != -1)
 		(void)close(dtp->dt_stdout_fd);

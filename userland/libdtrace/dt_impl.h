@@ -41,6 +41,30 @@ typedef struct dt_symtab dt_symtab_t;
 /* aggzoom: the tallest bar fills this fraction of the width */
 #define DT_AGGZOOM_MAX 0.95L
 
+/* -X a|c|s|t: the ISO C conformance the preprocessor gets (dt_opt_stdc) */
+#define DT_STDC_XA 0 /* ANSI C with K&R compatibility: __STDC__ is 0 (the default) */
+#define DT_STDC_XC 1 /* strict conformance: __STDC__ is 1 */
+#define DT_STDC_XS 2 /* K&R C: traditional preprocessing, no __STDC__ */
+#define DT_STDC_XT 3 /* transition: __STDC__ is 0 */
+
+/* -x linkmode, linktype, late, evaltime: DTrace's values */
+#define DT_LINK_KERNEL 0
+#define DT_LINK_PRIMARY 1
+#define DT_LINK_DYNAMIC 2
+#define DT_LINK_STATIC 3
+#define DT_LTYP_ELF 0
+#define DT_LTYP_DOF 1
+#define DT_XL_STATIC 0
+#define DT_XL_DYNAMIC 1
+#define DT_PROC_STOP_IDLE 0
+#define DT_PROC_STOP_CREATE 1
+#define DT_PROC_STOP_PREINIT 2
+#define DT_PROC_STOP_POSTINIT 3
+#define DT_PROC_STOP_MAIN 4
+
+/* dt_dflags: -x strip */
+#define DTRACE_D_STRIP 0x01
+
 /* Default indentation of stack frames (stackindent unset). */
 #define DT_STACKINDENT 14
 
@@ -96,6 +120,23 @@ struct dtrace_hdl {
 	char **dt_cpp_argv; /* -D -U -I -H for the preprocessor */
 	int dt_cpp_argc;
 	char *dt_cpp_path;
+	int dt_stdcmode;      /* -X / -x stdc: DT_STDC_* */
+	int dt_iregs;         /* -x iregs: DIF integer registers programs may use */
+	int dt_tregs;         /* -x tregs: DIF tuple registers */
+	int dt_treedump;      /* -x tree: bit N-1 dumps the parse tree after pass N */
+	int dt_linkmode;      /* -x linkmode: DT_LINK_* */
+	int dt_linktype;      /* -x linktype: DT_LTYP_* */
+	int dt_xlatemode;     /* -x late: DT_XL_* */
+	int dt_prcmode;       /* -x evaltime: DT_PROC_STOP_* */
+	int dt_pgmax;         /* -x pgmax: grabbed processes kept */
+	int dt_lazyload;      /* -x lazyload */
+	unsigned dt_dflags;   /* DTRACE_D_* (-x strip) */
+	char *dt_ld_path;     /* -x ldpath */
+	char **dt_libdirs;    /* D library directories: [0] the system's (-x syslibdir), then -x libdir */
+	int dt_nlibdirs;
+	int dt_cdefs_fd;      /* -x ctypes: the file the C types go to, or -1 */
+	int dt_ddefs_fd;      /* -x dtypes: the file the D types go to, or -1 */
+	char **dt_proc_env;   /* the environment of -c processes (-x setenv, unsetenv) */
 
 	/* the core */
 	const dt_backend_t *dt_backend;
@@ -188,6 +229,9 @@ dt_same_stmt(dtrace_hdl_t *dtp, uint64_t a, uint64_t b)
 
 /* dt_error.c */
 int dt_set_errno(dtrace_hdl_t *dtp, int err);
+/* -x debug (or DTRACE_DEBUG in the environment): "libdtrace DEBUG: ..." on stderr */
+extern int _dtrace_debug;
+void dt_dprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* dt_program.c */
 void dt_program_free(dtrace_prog_t *pgp);

@@ -17,6 +17,8 @@ dtrace_open(int version, int flags, int *errp)
 	dtrace_hdl_t *dtp;
 	int err;
 
+	if (getenv("DTRACE_DEBUG") != NULL)
+		_dtrace_debug = 1;
 	if (version > DTRACE_VERSION) {
 		if (errp != NULL)
 			*errp = EDT_VERSION;

@@ -12,10 +12,15 @@
  * times with ns/us/ms/s/m/h/d or hz, booleans, buffer policies.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "dt_compile.h"
 #include "dt_impl.h"
@@ -365,6 +370,318 @@ dt_opt_version(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return 0;
 }
 
+/*
+ * The compile-time options that steer code generation, the preprocessor,
+ * linking, libraries and the -c process.  Each refuses what DTrace's
+ * dt_opt_* refuses, in the same order (a value where none is taken, none
+ * where one is needed, then the context: EDT_BADOPTCTX from a #pragma for
+ * those a running compilation can no longer honour).
+ */
+
+/* -x core: the process dumps core when it exits, to debug libdtrace. */
+static void
+dt_coredump(void)
+{
+	static const char msg[] = "libdtrace DEBUG: [ forcing coredump ]\n";
+	struct sigaction act;
+	struct rlimit lim;
+
+	(void)write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = SIG_DFL;
+	(void)sigemptyset(&act.sa_mask);
+	(void)sigaction(SIGABRT, &act, NULL);
+	lim.rlim_cur = RLIM_INFINITY;
+	lim.rlim_max = RLIM_INFINITY;
+	(void)setrlimit(RLIMIT_CORE, &lim);
+	abort();
+}
+
+static int
+dt_opt_core(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static int enabled;
+
+	(void)option;
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (enabled++ || atexit(dt_coredump) == 0)
+		return 0;
+	return dt_set_errno(dtp, errno);
+}
+
+/* -x ctypes=file, -x dtypes=file: where the program's C and D types go. */
+static int
+dt_opt_typesfile(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	int *fdp = option ? &dtp->dt_ddefs_fd : &dtp->dt_cdefs_fd;
+	int fd;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if ((fd = open(arg, O_CREAT | O_WRONLY, 0666)) == -1)
+		return dt_set_errno(dtp, errno);
+	if (*fdp != -1)
+		(void)close(*fdp);
+	*fdp = fd;
+	return 0;
+}
+
+static int
+dt_opt_debug(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	(void)option;
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	_dtrace_debug = 1;
+	return 0;
+}
+
+/* An option whose value is one of a few words, each an int in the handle. */
+typedef struct dt_optword {
+	const char *name;
+	int value;
+} dt_optword_t;
+
+static int
+dt_opt_word(dtrace_hdl_t *dtp, const char *arg, const dt_optword_t *words, size_t n,
+	    int (*cmp)(const char *, const char *), int *valp)
+{
+	size_t i;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	for (i = 0; i < n; i++) {
+		if (cmp(words[i].name, arg) == 0) {
+			*valp = words[i].value;
+			return 0;
+		}
+	}
+	return dt_set_errno(dtp, EDT_BADOPTVAL);
+}
+
+/*
+ * -x evaltime: where a -c process would stop for the programs to be
+ * evaluated.  Ours is held before it execs until tracing has started, so
+ * every point DTrace offers is already covered.
+ */
+static int
+dt_opt_evaltime(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optword_t words[] = {
+		{"exec", DT_PROC_STOP_CREATE},
+		{"preinit", DT_PROC_STOP_PREINIT},
+		{"postinit", DT_PROC_STOP_POSTINIT},
+		{"main", DT_PROC_STOP_MAIN},
+	};
+
+	(void)option;
+	return dt_opt_word(dtp, arg, words, sizeof(words) / sizeof(words[0]), strcmp, &dtp->dt_prcmode);
+}
+
+/* -x late: translators applied when compiling (static) or when tracing (dynamic). */
+static int
+dt_opt_xlate(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optword_t words[] = {
+		{"dynamic", DT_XL_DYNAMIC},
+		{"static", DT_XL_STATIC},
+	};
+
+	(void)option;
+	return dt_opt_word(dtp, arg, words, sizeof(words) / sizeof(words[0]), strcmp, &dtp->dt_xlatemode);
+}
+
+/* -x linkmode: which symbols get relocations rather than compile-time values. */
+static int
+dt_opt_linkmode(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optword_t words[] = {
+		{"kernel", DT_LINK_KERNEL},
+		{"primary", DT_LINK_PRIMARY},
+		{"dynamic", DT_LINK_DYNAMIC},
+		{"static", DT_LINK_STATIC},
+	};
+
+	(void)option;
+	return dt_opt_word(dtp, arg, words, sizeof(words) / sizeof(words[0]), strcmp, &dtp->dt_linkmode);
+}
+
+/* -x linktype: what -G writes (the word in any case, as DTrace compares it). */
+static int
+dt_opt_linktype(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optword_t words[] = {
+		{"elf", DT_LTYP_ELF},
+		{"dof", DT_LTYP_DOF},
+	};
+
+	(void)option;
+	return dt_opt_word(dtp, arg, words, sizeof(words) / sizeof(words[0]), strcasecmp,
+			   &dtp->dt_linktype);
+}
+
+/* -x stdc, -X: the ISO C conformance of the preprocessor (dt_parse.c). */
+static int
+dt_opt_stdc(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optword_t words[] = {
+		{"a", DT_STDC_XA},
+		{"c", DT_STDC_XC},
+		{"s", DT_STDC_XS},
+		{"t", DT_STDC_XT},
+	};
+
+	(void)option;
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
+	return dt_opt_word(dtp, arg, words, sizeof(words) / sizeof(words[0]), strcmp, &dtp->dt_stdcmode);
+}
+
+/*
+ * -x iregs, tregs, tree, pgmax: a count, read as atoi() reads it, as
+ * DTrace does ("8k" is 8); iregs, tregs and tree must be positive.
+ */
+static int
+dt_opt_count(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const struct {
+		size_t off;
+		int min;
+	} counts[] = {
+		{offsetof(dtrace_hdl_t, dt_iregs), 1},
+		{offsetof(dtrace_hdl_t, dt_tregs), 1},
+		{offsetof(dtrace_hdl_t, dt_treedump), 1},
+		{offsetof(dtrace_hdl_t, dt_pgmax), 0},
+	};
+	int n;
+
+	if (arg == NULL || (n = atoi(arg)) < counts[option].min)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	*(int *)((char *)dtp + counts[option].off) = n;
+	return 0;
+}
+
+/* -x lazyload: takes any value or none, as DTrace's does. */
+static int
+dt_opt_lazyload(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	(void)arg;
+	(void)option;
+	dtp->dt_lazyload = 1;
+	return 0;
+}
+
+/* -x ldpath: the link editor -G would run. */
+static int
+dt_opt_ld_path(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	char *ld;
+
+	(void)option;
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
+	if ((ld = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	free(dtp->dt_ld_path);
+	dtp->dt_ld_path = ld;
+	return 0;
+}
+
+/*
+ * -x libdir (-L) adds a D library directory after the others; -x syslibdir
+ * replaces the system's, which is always read last (dt_program.c).
+ */
+static int
+dt_opt_libdir(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	char **dirs, *dir;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if ((dir = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (option) {
+		free(dtp->dt_libdirs[0]);
+		dtp->dt_libdirs[0] = dir;
+		return 0;
+	}
+	if ((dirs = realloc(dtp->dt_libdirs, sizeof(char *) * (size_t)(dtp->dt_nlibdirs + 1))) == NULL) {
+		free(dir);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dtp->dt_libdirs = dirs;
+	dirs[dtp->dt_nlibdirs++] = dir;
+	return 0;
+}
+
+/* -x kdefs, udefs: the opposite of knodefs, unodefs. */
+static int
+dt_opt_invcflags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_cflags &= ~(unsigned)option;
+	return 0;
+}
+
+static int
+dt_opt_dflags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_dflags |= (unsigned)option;
+	return 0;
+}
+
+/*
+ * -x setenv=NAME=value, -x unsetenv=NAME: the environment of the processes
+ * -c starts.  A #pragma comes too late for them.
+ */
+static int
+dt_opt_setenv(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	char **env = dtp->dt_proc_env, **nenv, *var;
+	size_t namelen, n, i;
+
+	if (dtp->dt_inprog)
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (!option && strchr(arg, '=') != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+
+	namelen = strcspn(arg, "=");
+	for (n = 0; env[n] != NULL; n++)
+		continue;
+	for (i = 0; i < n;) {
+		if (strncmp(env[i], arg, namelen) == 0 &&
+		    (env[i][namelen] == '=' || env[i][namelen] == '\0')) {
+			free(env[i]);
+			env[i] = env[--n];
+			env[n] = NULL;
+		} else {
+			i++;
+		}
+	}
+	if (!option)
+		return 0;
+	if ((var = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if ((nenv = realloc(env, sizeof(char *) * (n + 2))) == NULL) {
+		free(var);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	nenv[n] = var;
+	nenv[n + 1] = NULL;
+	dtp->dt_proc_env = nenv;
+	return 0;
+}
+
 /* Sorted by name within each kind, as DTrace lists them. */
 static const dt_option_t dt_options[] = {
 	/* compile-time and consumer bookkeeping */
@@ -385,6 +702,33 @@ static const dt_option_t dt_options[] = {
 	{"verbose", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_DIFV},
 	{"version", DT_OPT_COMPILE, dt_opt_version, 0},
 	{"zdefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ZDEFS},
+
+	/* code generation, preprocessor, libraries, linking, -c processes */
+	{"core", DT_OPT_COMPILE, dt_opt_core, 0},
+	{"ctypes", DT_OPT_COMPILE, dt_opt_typesfile, 0},
+	{"debug", DT_OPT_COMPILE, dt_opt_debug, 0},
+	{"dtypes", DT_OPT_COMPILE, dt_opt_typesfile, 1},
+	{"evaltime", DT_OPT_COMPILE, dt_opt_evaltime, 0},
+	{"iregs", DT_OPT_COMPILE, dt_opt_count, 0},
+	{"kdefs", DT_OPT_COMPILE, dt_opt_invcflags, DTRACE_C_KNODEF},
+	{"knodefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_KNODEF},
+	{"late", DT_OPT_COMPILE, dt_opt_xlate, 0},
+	{"lazyload", DT_OPT_COMPILE, dt_opt_lazyload, 0},
+	{"ldpath", DT_OPT_COMPILE, dt_opt_ld_path, 0},
+	{"libdir", DT_OPT_COMPILE, dt_opt_libdir, 0},
+	{"linkmode", DT_OPT_COMPILE, dt_opt_linkmode, 0},
+	{"linktype", DT_OPT_COMPILE, dt_opt_linktype, 0},
+	{"nolibs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_NOLIBS},
+	{"pgmax", DT_OPT_COMPILE, dt_opt_count, 3},
+	{"setenv", DT_OPT_COMPILE, dt_opt_setenv, 1},
+	{"stdc", DT_OPT_COMPILE, dt_opt_stdc, 0},
+	{"strip", DT_OPT_COMPILE, dt_opt_dflags, DTRACE_D_STRIP},
+	{"syslibdir", DT_OPT_COMPILE, dt_opt_libdir, 1},
+	{"tree", DT_OPT_COMPILE, dt_opt_count, 2},
+	{"tregs", DT_OPT_COMPILE, dt_opt_count, 1},
+	{"udefs", DT_OPT_COMPILE, dt_opt_invcflags, DTRACE_C_UNODEF},
+	{"unodefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_UNODEF},
+	{"unsetenv", DT_OPT_COMPILE, dt_opt_setenv, 0},
 
 	/* handed to the core at dtrace_go() */
 	{"aggsize", DT_OPT_RUNTIME, dt_opt_size, DTRACEOPT_AGGSIZE},

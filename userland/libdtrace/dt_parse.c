@@ -634,6 +634,12 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		if (dt_version_str2num(val, &v) == 0 && v < pcb->vmax)
 			dt_idents_reduce(pcb, v);
 	}
+	else if ((strcmp(name, "iregs") == 0 || strcmp(name, "tregs") == 0 || strcmp(name, "tree") == 0) &&
+		 val != NULL && atoi(val) > 0) {
+		/* setopt accepted it; the code not yet generated is held to it */
+		int *vp = name[0] == 'i' ? &pcb->iregs : name[1] == 'r' ? &pcb->tregs : &pcb->treedump;
+		*vp = atoi(val);
+	}
 	else if (strcmp(name, "strsize") == 0 && val != NULL) {
 		char *e;
 		unsigned long long v = strtoull(val, &e, 0);
@@ -895,14 +901,41 @@ dt_pragma(dt_pcb_t *pcb, char *line)
 
 /* ---- the C preprocessor (-C) ------------------------------------------------- */
 
+/*
+ * What cpp said on its standard error, passed on but for the redefinition
+ * of __STDC__ that -X asked for (and the note GNU cpp adds to it).
+ */
+static void
+dt_cpp_stderr(FILE *fp)
+{
+	char line[4096];
+	bool skipnote = false;
+
+	rewind(fp);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strstr(line, "<command-line>: warning: \"__STDC__\" redefined") == line) {
+			skipnote = true;
+			continue;
+		}
+		if (skipnote && strstr(line, "note: this is the location of the previous definition") != NULL) {
+			skipnote = false;
+			continue;
+		}
+		skipnote = false;
+		(void)fputs(line, stderr);
+	}
+	(void)fflush(stderr);
+}
+
 static char *
 dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 {
+	FILE *errfp;
 	int in[2], out[2];
 	pid_t pid;
 	const dt_copts_t *o = pcb->opts;
 	const char *cpp = o->cpp != NULL ? o->cpp : "cpp";
-	char **argv = calloc((size_t)o->cpp_argc + 12, sizeof(char *));
+	char **argv = calloc((size_t)o->cpp_argc + 16, sizeof(char *));
 	char verdef[40];
 	int argc = 0, status;
 	size_t cap = len * 2 + 4096, n = 0;
@@ -924,16 +957,37 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	/* the program's D version, as DTrace's dt_preproc() defines it */
 	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
 	argv[argc++] = verdef;
+	/*
+	 * -X: DTrace's preprocessor is told the ISO C conformance: __STDC__
+	 * is 0 for a and t, 1 for c; s is K&R C, which has no __STDC__ and
+	 * preprocesses the traditional way.  GNU cpp predefines __STDC__ and
+	 * warns, whatever its flags, that it is redefined: that warning alone
+	 * is kept from cpp's standard error (dt_cpp_stderr).
+	 */
+	switch (o->stdc) {
+	case 'c':
+		argv[argc++] = "-D__STDC__=1";
+		break;
+	case 's':
+		argv[argc++] = "-traditional-cpp";
+		break;
+	default:
+		argv[argc++] = "-D__STDC__=0";
+		break;
+	}
 	for (int i = 0; i < o->cpp_argc; i++)
 		argv[argc++] = o->cpp_argv[i];
 	argv[argc] = NULL;
 	fflush(NULL);
+	errfp = tmpfile();
 	pid = fork();
 	if (pid < 0)
 		dt_error(pcb, 0, D_CPP, "failed to run preprocessor: %s", strerror(errno));
 	if (pid == 0) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
+		if (errfp != NULL)
+			dup2(fileno(errfp), 2);
 		close(in[0]);
 		close(in[1]);
 		close(out[0]);
@@ -973,6 +1027,10 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	if (wpid > 0)
 		waitpid(wpid, NULL, 0);
 	waitpid(pid, &status, 0);
+	if (errfp != NULL) {
+		dt_cpp_stderr(errfp);
+		fclose(errfp);
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		free(buf);
 		/* cpp has said why on standard error; DTrace adds EDT_CPPERR's words */
@@ -1092,6 +1150,9 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	pcb->cflags = opts->flags;
 	pcb->strsize = opts->strsize != 0 ? opts->strsize : DTRACE_STRSIZE_DEFAULT;
 	pcb->vmax = opts->vmax != 0 ? opts->vmax : DT_VERS_LATEST;
+	pcb->iregs = opts->iregs > 0 ? opts->iregs : DIF_DIR_NREGS;
+	pcb->tregs = opts->tregs > 0 ? opts->tregs : DIF_DTR_NREGS;
+	pcb->treedump = opts->treedump;
 	pcb->lineno = 1;
 	pcb->src = text;
 	pcb->srclen = len;

@@ -262,6 +262,8 @@ struct dt_pcb {
 	uint32_t cflags;
 	uint32_t strsize;
 	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
+	int iregs, tregs; /* DIF registers code may use (-x iregs, tregs) */
+	int treedump;     /* -x tree */
 	void *scanner;
 	int yystate;   /* lexer state the grammar asked for */
 	int lineno;

@@ -15,6 +15,8 @@
 
 #include "dt_impl.h"
 
+extern char **environ;
+
 /* Is there an executable the child's execvp() will find? */
 static int
 dt_proc_findexec(const char *file)
@@ -93,6 +95,8 @@ dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[])
 		while (read(hold[0], &c, 1) == -1 && errno == EINTR)
 			;
 		(void)close(hold[0]);
+		/* the environment -x setenv and unsetenv made (DTrace's dt_proc_env) */
+		environ = dtp->dt_proc_env;
 		(void)execvp(file, argv);
 		err = errno;
 		(void)write(report[1], &err, sizeof(err));

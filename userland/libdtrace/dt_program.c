@@ -196,6 +196,10 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 	copts.cpp_argv = dtp->dt_cpp_argv;
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
+	copts.stdc = "acst"[dtp->dt_stdcmode];
+	copts.iregs = dtp->dt_iregs;
+	copts.tregs = dtp->dt_tregs;
+	copts.treedump = dtp->dt_treedump;
 	copts.uarg_base = dtp->dt_nextuarg;
 	copts.vmax = dtp->dt_vmax;
 	if (dtp->dt_target != 0) {
@@ -308,6 +312,15 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *in
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	/*
+	 * DTrace builds the DOF here, its header naming the registers the
+	 * options now allow (-x iregs, tregs): a count no header byte holds
+	 * is EOVERFLOW, and the core refuses more registers than it has.
+	 */
+	if (dtp->dt_iregs > UINT8_MAX || dtp->dt_tregs > UINT8_MAX)
+		return dt_set_errno(dtp, EOVERFLOW);
+	((dof_hdr_t *)pgp->dp_cprog->dof)->dofh_ident[DOF_ID_DIFIREG] = (uint8_t)dtp->dt_iregs;
+	((dof_hdr_t *)pgp->dp_cprog->dof)->dofh_ident[DOF_ID_DIFTREG] = (uint8_t)dtp->dt_tregs;
+	/*
 	 * The core sizes actions from the options when it creates the ECBs
 	 * (stack() without an argument takes stackframes, ustack()
 	 * ustackframes, strings strsize), so the options set so far go first,
@@ -318,8 +331,8 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *in
 	if (dt_ctl(dtp, DTRACE_CTL_ENABLE, pgp->dp_cprog->dof, &n) != 0) {
 		const char *why = dtp->dt_backend->errmsg(dtp->dt_bestate);
 
-		if (why != NULL && getenv("DTRACE_DEBUG") != NULL)
-			(void)fprintf(stderr, "libdtrace DEBUG: ENABLE refused: %s\n", why);
+		if (why != NULL)
+			dt_dprintf("ENABLE refused: %s\n", why);
 		switch (dtp->dt_errno) {
 		case EINVAL:
 			return dt_set_errno(dtp, EDT_DIFINVAL);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,22 @@ dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_handle_err_f *hdlr, void *arg)
 {
 	if (dtp->dt_errhdlr != NULL)
 		return dt_set_errno(dtp, EALREADY);
+	/*
+	 * DTrace compiles and enables its ERROR program here, so register
+	 * counts (-x iregs, tregs) it cannot be compiled with, that its DOF
+	 * header cannot hold (EOVERFLOW) or that the core does not have fail
+	 * here.
+	 */
+	if (dtp->dt_iregs < 2) {
+		/* each of its trace()s needs one register besides %r0 */
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg),
+			       "Insufficient registers to generate code");
+		return dt_set_errno(dtp, EDT_COMPILER);
+	}
+	if (dtp->dt_iregs > UINT8_MAX || dtp->dt_tregs > UINT8_MAX)
+		return dt_set_errno(dtp, EOVERFLOW);
+	if (dtp->dt_backend != NULL && (dtp->dt_iregs > DIF_DIR_NREGS || dtp->dt_tregs > DIF_DTR_NREGS))
+		return dt_set_errno(dtp, EDT_DIFINVAL);
 	dtp->dt_errhdlr = hdlr;
 	dtp->dt_errarg = arg;
 	/* the ERROR enabling itself goes in at dtrace_go() */

@@ -117,10 +117,13 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, dtrace_optval_t *val);
 #define DTRACE_C_EMPTY 0x0002  /* permit an empty program */
 #define DTRACE_C_ZDEFS 0x0004  /* permit descriptions that match no probe (-Z) */
 #define DTRACE_C_CPP 0x0010    /* run the C preprocessor (-C) */
+#define DTRACE_C_KNODEF 0x0020 /* permit unresolved kernel symbols (-x knodefs) */
+#define DTRACE_C_UNODEF 0x0040 /* permit unresolved user symbols (-x unodefs) */
 #define DTRACE_C_PSPEC 0x0080  /* text begins with a probe specifier (-n -P -m -f -i) */
 #define DTRACE_C_ETAGS 0x0100  /* prefix errors with their [D_TAG] (-x errtags) */
 #define DTRACE_C_ARGREF 0x0200 /* permit unreferenced macro arguments */
 #define DTRACE_C_DEFARG 0x0800 /* missing macro arguments read as 0 or "" */
+#define DTRACE_C_NOLIBS 0x1000 /* do not read the D library directories (-x nolibs) */
 
 /* What a program is, or what enabling it did. */
 typedef struct dtrace_proginfo {

@@ -1,0 +1,4 @@
+/* -x setenv and unsetenv make the environment of the -c command. */
+BEGIN
+{
+}
