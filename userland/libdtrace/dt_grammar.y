@@ -314,14 +314,10 @@ postfix_expression:
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LBRAC, $1, $3));
 		}
 	|	postfix_expression DT_TOK_LPAR DT_TOK_RPAR {
-			$$ = dt_node_new(pcb, DT_NODE_FUNC);
-			$$->left = $1; $$->args = NULL; $$->line = $1->line;
-			$$ = dt_nest(pcb, $$);
+			$$ = dt_nest(pcb, dt_node_func(pcb, $1, NULL));
 		}
 	|	postfix_expression DT_TOK_LPAR argument_expression_list DT_TOK_RPAR {
-			$$ = dt_node_new(pcb, DT_NODE_FUNC);
-			$$->left = $1; $$->args = $3; $$->line = $1->line;
-			$$ = dt_nest(pcb, $$);
+			$$ = dt_nest(pcb, dt_node_func(pcb, $1, $3));
 		}
 	|	postfix_expression DT_TOK_DOT member_name {
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_DOT, $1, dt_node_ident(pcb, $3)));

@@ -233,6 +233,46 @@ dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r)
 	return n;
 }
 
+/*
+ * A call.  DTrace's dt_node_func() judges the name as the parser reduces the
+ * call, before any clause is cooked, so these errors come ahead of the
+ * semantic ones of the whole program and name the line the call ends on.
+ * The identifiers known then are the builtins, the inlines and enumerators
+ * declared so far and the globals declared so far; an inline whose value is
+ * an integer constant has already become that constant (dt_node_ident()),
+ * so it is no function designator at all.
+ */
+dt_node_t *
+dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args)
+{
+	dt_node_t *n = dt_node_new(pcb, DT_NODE_FUNC);
+	dt_ident_t *idp;
+	const char *mark;
+
+	n->left = f;
+	n->args = args;
+	if (f->kind != DT_NODE_IDENT)
+		dnerror(pcb, n, D_FUNC_IDENT, "function designator is not of function type");
+	idp = dt_builtin_lookup(pcb, f->string);
+	if (idp == NULL) {
+		idp = dt_idtab_lookup(&pcb->globals, f->string);
+		if (idp != NULL && !(idp->flags & DT_IDFLG_DECL))
+			idp = NULL;
+	}
+	if (idp != NULL && idp->kind == DT_IDENT_INLINE && idp->inline_expr != NULL &&
+	    idp->inline_expr->kind == DT_NODE_INT)
+		dnerror(pcb, n, D_FUNC_IDENT, "function designator is not of function type");
+	mark = f->op == DT_TOK_AGG ? "@" : "";
+	if (idp == NULL)
+		dnerror(pcb, n, D_FUNC_UNDEF, "undefined function name: %s%s", mark, f->string);
+	if (idp->kind != DT_IDENT_FUNC && idp->kind != DT_IDENT_ACTFUNC && idp->kind != DT_IDENT_AGGFUNC)
+		dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s%s' may not be referenced as a function",
+			dt_idkind_name(idp->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : idp->kind), mark,
+			f->string);
+	n->line = f->line;
+	return n;
+}
+
 dt_node_t *
 dt_node_type(dt_pcb_t *pcb, dt_type_t *t)
 {

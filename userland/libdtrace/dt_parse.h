@@ -348,6 +348,7 @@ dt_node_t *dt_node_ident(dt_pcb_t *pcb, const char *s);
 dt_node_t *dt_node_op1(dt_pcb_t *pcb, int op, dt_node_t *c);
 dt_node_t *dt_node_op2(dt_pcb_t *pcb, int op, dt_node_t *l, dt_node_t *r);
 dt_node_t *dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r);
+dt_node_t *dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args);
 dt_node_t *dt_node_link(dt_node_t *a, dt_node_t *b);
 dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
 /* A private copy of a chain of nodes (following ->list) and all their subtrees. */

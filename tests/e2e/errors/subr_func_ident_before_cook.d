@@ -1,0 +1,4 @@
+tick-1s
+{
+	@hits = rate - 5();
+}

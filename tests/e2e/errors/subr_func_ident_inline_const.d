@@ -1,0 +1,6 @@
+inline int limit = 8;
+
+BEGIN
+{
+	trace(limit(1));
+}

@@ -1,0 +1,6 @@
+inline uint64_t started = timestamp;
+
+BEGIN
+{
+	trace(started());
+}

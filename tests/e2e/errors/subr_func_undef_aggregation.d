@@ -1,0 +1,5 @@
+BEGIN
+{
+	@calls = count();
+	@calls();
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	trace(never_assigned);
+}
+
+END
+{
+	report();
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	printf("%d\n",
+	    widen(1,
+	    2));
+}
