@@ -223,7 +223,9 @@ test_declarations(void)
 	expect_ok("long long x; unsigned long long y; short int s; signed char c; BEGIN { trace(x + y + s + c); }");
 	expect_const("int a[3 * 2]; BEGIN { trace(sizeof (a)); }", "0x18");
 	expect_const("int a[sizeof (int)]; BEGIN { trace(sizeof (a)); }", "0x10");
-	expect_const("enum e { A, B = 3, C, }; BEGIN { trace(C); }", "0x4");
+	expect_const("enum e { A, B = 3, C }; BEGIN { trace(C); }", "0x4");
+	/* no comma after the last enumerator: DTrace's enumerator_list has none (C99 allows one) */
+	expect_err("enum e { A, B, };\n", "D_SYNTAX", "line 1: syntax error near \"}\"");
 	expect_const("enum { E1 = 1 << 2, E2 = sizeof (int) }; BEGIN { trace(E1 + E2); }", "0x8");
 	/* a tuple key's specifiers cannot begin with self or this (DTrace's rule) */
 	expect_err("int a[self int];\n", "D_SYNTAX", "line 1: syntax error near \"int\"");

@@ -640,7 +640,6 @@ struct_declarator:
 
 enum_specifier:
 		enum_definition enumerator_list '}'	{ dt_decl_enum_end(pcb, $1); $$ = $1; }
-	|	enum_definition enumerator_list DT_TOK_COMMA '}' { dt_decl_enum_end(pcb, $1); $$ = $1; }
 	|	DT_KEY_ENUM DT_TOK_IDENT		{ $$ = dt_decl_enum_ref(pcb, $2); }
 	|	DT_KEY_ENUM DT_TOK_TNAME		{ $$ = dt_decl_enum_ref(pcb, $2); }
 	;
