@@ -238,9 +238,9 @@ dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r)
  * call, before any clause is cooked, so these errors come ahead of the
  * semantic ones of the whole program and name the line the call ends on.
  * The identifiers known then are the builtins, the inlines and enumerators
- * declared so far and the globals declared so far; an inline whose value is
- * an integer constant has already become that constant (dt_node_ident()),
- * so it is no function designator at all.
+ * declared so far and the globals declared so far; an enumerator, or an
+ * inline whose value is an integer constant, has already become that
+ * constant (dt_node_ident()), so it is no function designator at all.
  */
 dt_node_t *
 dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args)
@@ -259,8 +259,8 @@ dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args)
 		if (idp != NULL && !(idp->flags & DT_IDFLG_DECL))
 			idp = NULL;
 	}
-	if (idp != NULL && idp->kind == DT_IDENT_INLINE && idp->inline_expr != NULL &&
-	    idp->inline_expr->kind == DT_NODE_INT)
+	if (idp != NULL && (idp->kind == DT_IDENT_ENUM || (idp->kind == DT_IDENT_INLINE &&
+	    idp->inline_expr != NULL && idp->inline_expr->kind == DT_NODE_INT)))
 		dnerror(pcb, n, D_FUNC_IDENT, "function designator is not of function type");
 	mark = f->op == DT_TOK_AGG ? "@" : "";
 	if (idp == NULL)
