@@ -118,6 +118,17 @@ int dt_version_str2num(const char *s, uint32_t *vp);
 /* Is v one of the versions DTrace's D has had (1.0 ... 1.13)? */
 int dt_version_defined(uint32_t v);
 
+/*
+ * A D library (a .d file of a library directory, -x libdir): its
+ * declarations (types, inlines, translators, variables) are read before
+ * every program's own text; its clauses are not part of the program.
+ */
+typedef struct dt_clib {
+	const char *path; /* directory/name.d, for messages */
+	const char *text;
+	size_t len;
+} dt_clib_t;
+
 typedef struct dt_copts {
 	uint32_t flags;           /* DT_C_* */
 	dtrace_probespec_t pspec; /* -n NAME (default), -P PROVIDER, -m MOD, -f FUNC */
@@ -150,6 +161,17 @@ typedef struct dt_copts {
 	int tregs;
 	/* -x tree=N: dump the parse tree to stderr after pass P when bit P-1 of N is set */
 	int treedump;
+	/*
+	 * The libraries loaded so far, in the order they were loaded, and the
+	 * library directories (#pragma D depends_on library looks there).
+	 * `library' is the path of the library this text is (loading one),
+	 * or NULL for a program, which may not depend on a library.
+	 */
+	const dt_clib_t *libs;
+	int nlibs;
+	char *const *libdirs;
+	int nlibdirs;
+	const char *library;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dt_compile.h"
 #include "dt_impl.h"
 
 void *
@@ -156,6 +157,11 @@ dt_handle_destroy(dtrace_hdl_t *dtp)
 	for (i = 0; i < dtp->dt_nlibdirs; i++)
 		free(dtp->dt_libdirs[i]);
 	free(dtp->dt_libdirs);
+	for (i = 0; i < dtp->dt_nlibs; i++) {
+		free((char *)dtp->dt_libs[i].path);
+		free((char *)dtp->dt_libs[i].text);
+	}
+	free(dtp->dt_libs);
 	for (i = 0; dtp->dt_proc_env != NULL && dtp->dt_proc_env[i] != NULL; i++)
 		free(dtp->dt_proc_env[i]);
 	free(dtp->dt_proc_env);

@@ -137,6 +137,8 @@ struct dtrace_hdl {
 	int dt_cdefs_fd;      /* -x ctypes: the file the C types go to, or -1 */
 	int dt_ddefs_fd;      /* -x dtypes: the file the D types go to, or -1 */
 	char **dt_proc_env;   /* the environment of -c processes (-x setenv, unsetenv) */
+	struct dt_clib *dt_libs; /* the D libraries loaded, in load order (dt_program.c) */
+	int dt_nlibs;
 
 	/* the core */
 	const dt_backend_t *dt_backend;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -842,10 +843,31 @@ dt_pragma_depends(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
 	} else if (strcmp(cls, "library") == 0) {
 		/*
 		 * Only a D library (a file of a library directory) may name
-		 * the libraries it needs; this port loads no libraries, so
-		 * every program compiled here is a main program.
+		 * the libraries it needs, found in the library directories in
+		 * their order; the consumer has loaded them first, or failed
+		 * to (dt_program.c).
 		 */
-		dt_error(pcb, 0, D_PRAGMA_DEPEND, "main program may not explicitly depend on a library");
+		const dt_copts_t *o = pcb->opts;
+		char *path = NULL;
+		struct stat st;
+		int i;
+
+		if (pcb->library == NULL)
+			dt_error(pcb, 0, D_PRAGMA_DEPEND, "main program may not explicitly depend on a library");
+		for (i = 0; i < o->nlibdirs; i++) {
+			size_t len = strlen(o->libdirs[i]) + strlen(name) + 2;
+			path = dt_zalloc(pcb, len);
+			(void)snprintf(path, len, "%s/%s", o->libdirs[i], name);
+			if (stat(path, &st) == 0)
+				break;
+		}
+		if (i == o->nlibdirs)
+			dt_error(pcb, 0, D_PRAGMA_DEPEND, "failed to find dependency in libpath: %s", name);
+		for (i = 0; i < o->nlibs && strcmp(o->libs[i].path, path) != 0; i++)
+			continue;
+		if (i == o->nlibs)
+			dt_error(pcb, 0, D_PRAGMA_DEPEND, "program requires library \"%s\" which failed to load",
+				 path);
 	} else {
 		dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid class %s specified by #pragma %s", cls, prname);
 	}
@@ -1101,6 +1123,36 @@ dt_compile_body(dt_pcb_t *pcb)
 		pcb->sargv[i] = dt_strdup(pcb, opts->argv[i]);
 	if (pcb->sargc > 0)
 		pcb->sflagv[0] = 1; /* $0 need not be used */
+
+	/*
+	 * The libraries' declarations come first, each read as the file it
+	 * is (its errors name it); what the libraries' clauses would enable
+	 * is not part of this program.
+	 */
+	for (int i = 0; i < opts->nlibs; i++) {
+		bool fromfile = pcb->fromfile;
+
+		pcb->fromfile = true;
+		pcb->filetag = dt_strdup(pcb, opts->libs[i].path);
+		pcb->library = pcb->filetag;
+		pcb->lineno = 1;
+		if (dt_lex_init(pcb, opts->libs[i].text, opts->libs[i].len) != 0)
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		dt_yyparse(pcb);
+		dt_lex_fini(pcb);
+		pcb->clauses = pcb->lastclause = pcb->root = NULL;
+		pcb->filetag = NULL;
+		pcb->library = NULL;
+		pcb->fromfile = fromfile;
+		pcb->lineno = 1;
+	}
+	if (opts->library != NULL) {
+		/* the text is a library being loaded: a file, its errors name it */
+		pcb->filetag = dt_strdup(pcb, opts->library);
+		pcb->library = pcb->filetag;
+		pcb->fromfile = true;
+		pcb->cflags &= ~(uint32_t)DT_C_CPP;
+	}
 
 	/* DTrace preprocesses files only: -C does nothing to -n programs */
 	if ((pcb->cflags & DT_C_CPP) && pcb->fromfile) {

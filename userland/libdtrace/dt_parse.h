@@ -264,6 +264,7 @@ struct dt_pcb {
 	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
 	int iregs, tregs; /* DIF registers code may use (-x iregs, tregs) */
 	int treedump;     /* -x tree */
+	const char *library; /* the library whose text is being read, NULL in a program's */
 	void *scanner;
 	int yystate;   /* lexer state the grammar asked for */
 	int lineno;

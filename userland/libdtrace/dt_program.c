@@ -6,10 +6,12 @@
  * its own range of uarg cookies, so a record's dtrd_uarg leads back to the
  * program and action that made it (aggregation names come that way).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dt_compile.h"
@@ -176,18 +178,15 @@ dt_program_free(dtrace_prog_t *pgp)
 	free(pgp);
 }
 
-static dtrace_prog_t *
-dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_t spec,
-		   unsigned cflags, int argc, char *const argv[])
+/* What the compiler is told of this handle's options for one compilation. */
+static void
+dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec, unsigned cflags,
+		 int argc, char *const argv[])
 {
 	dt_copts_t copts;
-	dt_cprog_t *cprog;
-	dtrace_prog_t *pgp;
-	uint64_t next;
-	size_t i;
 
 	memset(&copts, 0, sizeof(copts));
-	copts.flags = cflags | dtp->dt_cflags;
+	copts.flags = cflags | (dtp->dt_cflags & ~(unsigned)DTRACE_C_NOLIBS);
 	copts.pspec = spec;
 	copts.argc = argc;
 	copts.argv = argv;
@@ -221,7 +220,351 @@ dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_
 		copts.ops.provider_attr = dt_cops_provider_attr;
 	}
 	copts.ops.setopt = dt_cops_setopt;
+	copts.libs = dtp->dt_libs;
+	copts.nlibs = dtp->dt_nlibs;
+	copts.libdirs = dtp->dt_libdirs;
+	copts.nlibdirs = dtp->dt_nlibdirs;
+	*copts_ = copts;
+}
 
+/* --- D libraries ---------------------------------------------------------- */
+
+/*
+ * The D libraries: every .d file of the library directories, read before
+ * the first program is compiled (DTrace's dt_load_libs()) unless -x nolibs.
+ * The directories added with -x libdir (-L) come first, in their order,
+ * then the system's (-x syslibdir); a missing directory or an unreadable
+ * file is skipped, and a file named as one already found is too.  A
+ * library may name those it needs with #pragma D depends_on library
+ * name.d; the libraries are loaded in an order that puts every library
+ * after those it depends on (DTrace's depth-first topological sort), each
+ * compiled on its own with those loaded before it.  One whose dependency
+ * could not be found or loaded is skipped (D_PRAGMA_DEPEND); any other
+ * error in a library fails the compilation that loaded them.  Each
+ * directory's files are taken in the order of their names (DTrace takes
+ * readdir()'s).
+ */
+typedef struct dt_libfile {
+	char *path;
+	char *text;
+	size_t len;
+	char **deps; /* paths of the libraries it depends on */
+	int ndeps;
+	int *dependents; /* indexes of the libraries that depend on it */
+	int ndependents;
+	int start, finish; /* depth-first visit */
+} dt_libfile_t;
+
+typedef struct dt_libscan {
+	dt_libfile_t *files;
+	int nfiles;
+	int *sorted;
+	int nsorted;
+} dt_libscan_t;
+
+static int
+dt_libname_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *
+dt_lib_read(FILE *fp, size_t *lenp)
+{
+	size_t cap = 4096, len = 0, n;
+	char *buf = malloc(cap), *nbuf;
+
+	while (buf != NULL && (n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+		len += n;
+		if (len + 1 >= cap) {
+			if ((nbuf = realloc(buf, cap * 2)) == NULL) {
+				free(buf);
+				return NULL;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+	}
+	if (buf != NULL)
+		buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/*
+ * A library's #pragma D depends_on library lines, as DTrace's first pass
+ * over its control lines reads them: each found in the first library
+ * directory that has it.  One that is nowhere ends the pass (the library
+ * will then fail to load for it).
+ */
+static int
+dt_lib_deps(dtrace_hdl_t *dtp, dt_libfile_t *lf)
+{
+	const char *p = lf->text;
+	int line = 1;
+
+	for (; *p != '\0'; line++) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		char buf[1024], w[5][256], *path = NULL;
+		struct stat st;
+		int i, nw;
+
+		if (n < sizeof(buf)) {
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			nw = sscanf(buf, " # %255s %255s %255s %255s %255s", w[0], w[1], w[2], w[3], w[4]);
+			if (nw == 5 && strcmp(w[0], "pragma") == 0 && strcmp(w[1], "D") == 0 &&
+			    strcmp(w[2], "depends_on") == 0 && strcmp(w[3], "library") == 0) {
+				for (i = 0; i < dtp->dt_nlibdirs; i++) {
+					if ((path = malloc(strlen(dtp->dt_libdirs[i]) + strlen(w[4]) + 2)) == NULL)
+						return dt_set_errno(dtp, EDT_NOMEM);
+					(void)sprintf(path, "%s/%s", dtp->dt_libdirs[i], w[4]);
+					if (stat(path, &st) == 0)
+						break;
+					free(path);
+				}
+				if (i == dtp->dt_nlibdirs) {
+					dt_dprintf("error parsing library %s: \"%s\", line %d: failed to find "
+						   "dependency in libpath: %s\n",
+						   lf->path, lf->path, line, w[4]);
+					return 0;
+				}
+				char **deps = realloc(lf->deps, sizeof(char *) * (size_t)(lf->ndeps + 1));
+				if (deps == NULL) {
+					free(path);
+					return dt_set_errno(dtp, EDT_NOMEM);
+				}
+				lf->deps = deps;
+				deps[lf->ndeps++] = path;
+			}
+		}
+		if (eol == NULL)
+			break;
+		p = eol + 1;
+	}
+	return 0;
+}
+
+static int
+dt_lib_dir(dtrace_hdl_t *dtp, dt_libscan_t *ls, const char *dir)
+{
+	struct dirent *de;
+	char **names = NULL;
+	size_t nnames = 0, i;
+	DIR *dp;
+	int err = 0;
+
+	if ((dp = opendir(dir)) == NULL) {
+		dt_dprintf("skipping lib dir %s: %s\n", dir, strerror(errno));
+		return 0;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		const char *dot = strrchr(de->d_name, '.');
+		char **nn;
+
+		if (dot == NULL || strcmp(dot, ".d") != 0)
+			continue;
+		if ((nn = realloc(names, sizeof(char *) * (nnames + 1))) == NULL ||
+		    (nn[nnames] = strdup(de->d_name)) == NULL) {
+			names = nn != NULL ? nn : names;
+			err = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		names = nn;
+		nnames++;
+	}
+	(void)closedir(dp);
+	if (names != NULL)
+		qsort(names, nnames, sizeof(char *), dt_libname_cmp);
+
+	for (i = 0; i < nnames && err == 0; i++) {
+		dt_libfile_t *lf, *nf;
+		char *path = malloc(strlen(dir) + strlen(names[i]) + 2);
+		FILE *fp;
+		int j;
+
+		if (path == NULL) {
+			err = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		(void)sprintf(path, "%s/%s", dir, names[i]);
+		if ((fp = fopen(path, "r")) == NULL) {
+			dt_dprintf("skipping library %s: %s\n", path, strerror(errno));
+			free(path);
+			continue;
+		}
+		for (j = 0; j < ls->nfiles; j++) {
+			if (strcmp(strrchr(ls->files[j].path, '/') + 1, names[i]) == 0)
+				break;
+		}
+		if (j < ls->nfiles) {
+			/* (DTrace's message has no newline) */
+			dt_dprintf("skipping library %s, already processed library with the same name: %s",
+				   names[i], ls->files[j].path);
+			(void)fclose(fp);
+			free(path);
+			continue;
+		}
+		if ((nf = realloc(ls->files, sizeof(*nf) * (size_t)(ls->nfiles + 1))) == NULL) {
+			(void)fclose(fp);
+			free(path);
+			err = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		ls->files = nf;
+		lf = &nf[ls->nfiles++];
+		memset(lf, 0, sizeof(*lf));
+		lf->path = path;
+		lf->text = dt_lib_read(fp, &lf->len);
+		(void)fclose(fp);
+		if (lf->text == NULL)
+			err = dt_set_errno(dtp, EDT_NOMEM);
+		else
+			err = dt_lib_deps(dtp, lf);
+	}
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+static void
+dt_lib_visit(dt_libscan_t *ls, int i, int *count)
+{
+	dt_libfile_t *lf = &ls->files[i];
+
+	lf->start = (*count)++;
+	for (int d = 0; d < lf->ndependents; d++) {
+		if (ls->files[lf->dependents[d]].start == 0)
+			dt_lib_visit(ls, lf->dependents[d], count);
+	}
+	/* prepended as it finishes: a library comes before what depends on it */
+	memmove(ls->sorted + 1, ls->sorted, sizeof(int) * (size_t)ls->nsorted);
+	ls->sorted[0] = i;
+	ls->nsorted++;
+	lf->finish = (*count)++;
+}
+
+static int
+dt_lib_sort(dtrace_hdl_t *dtp, dt_libscan_t *ls)
+{
+	int i, d, j, count = 1;
+
+	if ((ls->sorted = calloc((size_t)ls->nfiles + 1, sizeof(int))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (i = 0; i < ls->nfiles; i++) {
+		for (d = 0; d < ls->files[i].ndeps; d++) {
+			for (j = 0; j < ls->nfiles && strcmp(ls->files[j].path, ls->files[i].deps[d]) != 0; j++)
+				continue;
+			if (j == ls->nfiles)
+				continue;
+			int *v = realloc(ls->files[j].dependents, sizeof(int) * (size_t)(ls->files[j].ndependents + 1));
+			if (v == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			ls->files[j].dependents = v;
+			v[ls->files[j].ndependents++] = i;
+		}
+	}
+	for (i = 0; i < ls->nfiles; i++) {
+		if (ls->files[i].start == 0)
+			dt_lib_visit(ls, i, &count);
+	}
+	for (i = 0; i < ls->nfiles; i++) {
+		for (d = 0; d < ls->files[i].ndeps; d++) {
+			for (j = 0; j < ls->nfiles && strcmp(ls->files[j].path, ls->files[i].deps[d]) != 0; j++)
+				continue;
+			if (j < ls->nfiles && ls->files[j].finish < ls->files[i].finish) {
+				dt_dprintf("library %s has cyclic dependency on %s\n", ls->files[i].path,
+					   ls->files[j].path);
+				dtp->dt_errmsg[0] = '\0';
+				return dt_set_errno(dtp, EDT_COMPILER);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Compile library lf on its own, after those loaded so far; keep it if it loads. */
+static int
+dt_lib_load(dtrace_hdl_t *dtp, dt_libfile_t *lf)
+{
+	dt_copts_t copts;
+	dt_cprog_t *cprog;
+	dt_clib_t *libs;
+
+	dt_program_copts(dtp, &copts, DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY, 0, NULL);
+	copts.library = lf->path;
+	if ((cprog = dt_compile_string(lf->text, &copts)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (cprog->err.failed) {
+		int tag = cprog->err.tag;
+
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "%s", cprog->err.text);
+		dt_cprog_free(cprog);
+		if (strcmp(dt_errtag_name(tag), "D_PRAGMA_DEPEND") != 0)
+			return dt_set_errno(dtp, EDT_COMPILER);
+		dt_dprintf("skipping library %s: %s\n", lf->path, dtp->dt_errmsg);
+		return 0;
+	}
+	dt_cprog_free(cprog);
+	if ((libs = realloc(dtp->dt_libs, sizeof(*libs) * (size_t)(dtp->dt_nlibs + 1))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_libs = libs;
+	libs[dtp->dt_nlibs].path = lf->path;
+	libs[dtp->dt_nlibs].text = lf->text;
+	libs[dtp->dt_nlibs].len = lf->len;
+	dtp->dt_nlibs++;
+	lf->path = lf->text = NULL; /* the handle has them now */
+	return 0;
+}
+
+static int
+dt_load_libs(dtrace_hdl_t *dtp)
+{
+	dt_libscan_t ls;
+	int i, err = 0;
+
+	if (dtp->dt_cflags & DTRACE_C_NOLIBS)
+		return 0;
+	dtp->dt_cflags |= DTRACE_C_NOLIBS;
+	memset(&ls, 0, sizeof(ls));
+	for (i = 1; i <= dtp->dt_nlibdirs && err == 0; i++)
+		err = dt_lib_dir(dtp, &ls, dtp->dt_libdirs[i % dtp->dt_nlibdirs]);
+	if (err != 0) {
+		dtp->dt_cflags &= ~DTRACE_C_NOLIBS; /* tried again next time, as DTrace does */
+	} else if ((err = dt_lib_sort(dtp, &ls)) == 0) {
+		for (i = 0; i < ls.nsorted && err == 0; i++)
+			err = dt_lib_load(dtp, &ls.files[ls.sorted[i]]);
+	}
+	for (i = 0; i < ls.nfiles; i++) {
+		for (int d = 0; d < ls.files[i].ndeps; d++)
+			free(ls.files[i].deps[d]);
+		free(ls.files[i].deps);
+		free(ls.files[i].dependents);
+		free(ls.files[i].path);
+		free(ls.files[i].text);
+	}
+	free(ls.files);
+	free(ls.sorted);
+	return err;
+}
+
+/* --- Compiling ------------------------------------------------------------ */
+
+static dtrace_prog_t *
+dt_program_compile(dtrace_hdl_t *dtp, const char *s, FILE *fp, dtrace_probespec_t spec,
+		   unsigned cflags, int argc, char *const argv[])
+{
+	dt_copts_t copts;
+	dt_cprog_t *cprog;
+	dtrace_prog_t *pgp;
+	uint64_t next;
+	size_t i;
+
+	if (dt_load_libs(dtp) != 0)
+		return NULL;
+	dt_program_copts(dtp, &copts, spec, cflags, argc, argv);
 	cprog = s != NULL ? dt_compile_string(s, &copts) : dt_compile_file(fp, &copts);
 	if (cprog == NULL) {
 		(void)dt_set_errno(dtp, EDT_NOMEM);

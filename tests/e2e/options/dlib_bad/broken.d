@@ -1,0 +1,2 @@
+/* A library that does not compile fails every compilation. */
+inline int broken = ;

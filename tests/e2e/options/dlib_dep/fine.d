@@ -1,0 +1,1 @@
+inline int fine = 3;

@@ -1,0 +1,6 @@
+/* -x libdir is -L. */
+BEGIN
+{
+	printf("%d\n", twice);
+	exit(0);
+}
