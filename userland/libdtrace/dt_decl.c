@@ -457,8 +457,13 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		}
 		if (cls == DT_DC_STATIC || cls == DT_DC_AUTO || cls == DT_DC_REGISTER)
 			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
-		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
-			dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate in D");
+		/*
+		 * A variable of function type (self int f(int); this ...) is
+		 * declared as any other, as DTrace's dt_node_decl() does, with
+		 * the one function type "int ()" that its dt_decl_type() gives
+		 * every function declarator.
+		 */
+		t = dt_decl_extern_type(pcb, t);
 		if (dd->kind == DT_DD_ARRAY && !dd->tuple && dd->dim == NULL)
 			dt_error(pcb, 0, D_DECL_ARRNULL,
 				 "array declaration requires array dimension or tuple signature: %s", name);
