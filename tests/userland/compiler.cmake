@@ -29,6 +29,13 @@ if(TARGET dt_compiler)
 	add_test(NAME userland_compile_declarations COMMAND userland_compile_decl)
 	set_tests_properties(userland_compile_declarations PROPERTIES LABELS userland)
 
+	# -x ctypes, dtypes: the CTF of DTrace's "C" and "D" containers, read back with libctf.
+	add_executable(userland_compile_ctftypes ${CMAKE_CURRENT_LIST_DIR}/compile_ctftypes.c)
+	target_link_libraries(userland_compile_ctftypes PRIVATE dt_compiler)
+	target_include_directories(userland_compile_ctftypes PRIVATE ${DT_CTF_INCLUDE})
+	add_test(NAME userland_compile_ctf_types_written COMMAND userland_compile_ctftypes)
+	set_tests_properties(userland_compile_ctf_types_written PROPERTIES LABELS userland)
+
 	# -S: DTrace's listing format and the DIF of representative programs.
 	add_executable(userland_compile_dis ${CMAKE_CURRENT_LIST_DIR}/compile_dis.c)
 	target_link_libraries(userland_compile_dis PRIVATE dt_compiler)

@@ -172,6 +172,16 @@ typedef struct dt_copts {
 	char *const *libdirs;
 	int nlibdirs;
 	const char *library;
+	/*
+	 * -x ctypes, dtypes: when not -1, the file (descriptor) that gets the
+	 * CTF of the compilation's types when it ends, as DTrace writes its
+	 * "C" container (the C intrinsic types, and types declared in headers
+	 * cpp included) and its "D" container (D's own typedefs and string,
+	 * and the types the program and its libraries declare; its parent is
+	 * "C").  0 is taken as "none" too, as a zeroed dt_copts_t has it.
+	 */
+	int ctypes_fd;
+	int dtypes_fd;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

@@ -1253,6 +1253,11 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 
 	(void)dt_compile_run(pcb);
 	dt_lex_fini(pcb);
+	/* DTrace writes its type containers as every compilation ends, failed or not */
+	if (pcb->intrinsic != NULL && opts->ctypes_fd > 0)
+		dt_ctf_write(pcb, opts->ctypes_fd, false);
+	if (pcb->intrinsic != NULL && opts->dtypes_fd > 0)
+		dt_ctf_write(pcb, opts->dtypes_fd, true);
 	if (prog->err.failed) {
 		free(prog->dof);
 		prog->dof = NULL;

@@ -85,9 +85,12 @@ struct dt_type {
 	dt_type_t *ptrto; /* cached pointer-to-this */
 	dt_tkind_t fwdkind; /* DT_TK_FWD declared in D: the struct, union or enum it stands for */
 	dt_type_t *next;  /* in the pcb's list of named types */
+	bool incdefs;     /* declared in a header cpp included: DTrace's "C" container (-x ctypes) */
 };
 
 dt_type_t *dt_type_resolve(dt_type_t *t); /* through typedefs */
+/* -x ctypes, dtypes: the CTF of DTrace's "C" or "D" container of this compilation, to fd (dt_ctf_write.c) */
+void dt_ctf_write(dt_pcb_t *pcb, int fd, bool dtypes);
 dt_type_t *dt_type_lookup(dt_pcb_t *pcb, const char *name);  /* typedef/base name */
 dt_type_t *dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 /* D's own names only (declarations may shadow modules' types, dt_modtypes.h) */
@@ -264,6 +267,7 @@ struct dt_pcb {
 	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
 	int iregs, tregs; /* DIF registers code may use (-x iregs, tregs) */
 	int treedump;     /* -x tree */
+	dt_type_t *intrinsic; /* pcb->types once D's own types are defined: the rest are declared */
 	const char *library; /* the library whose text is being read, NULL in a program's */
 	void *scanner;
 	int yystate;   /* lexer state the grammar asked for */

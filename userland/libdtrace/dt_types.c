@@ -84,6 +84,8 @@ dt_type_index(dt_pcb_t *pcb, dt_type_t *t)
 {
 	dt_type_t **slot;
 
+	/* declared in a file cpp included (a line marker named it) */
+	t->incdefs = pcb->cppbuf != NULL && pcb->filetag != NULL;
 	if (2 * (pcb->ticount + 1) > pcb->tisize) {
 		uint32_t size = pcb->tisize != 0 ? 2 * pcb->tisize : 256;
 		dt_type_t *lists[2] = {pcb->types, pcb->tags};
@@ -442,6 +444,7 @@ dt_types_init(dt_pcb_t *pcb)
 	pcb->t_usymaddr = dt_type_valuedef(pcb, "_usymaddr");
 	pcb->t_size = dt_type_lookup(pcb, "size_t");
 	pcb->t_ptrdiff = dt_type_lookup(pcb, "ptrdiff_t");
+	pcb->intrinsic = pcb->types;
 }
 
 /* ---- types described for the consumer (print()) ---------------------------- */

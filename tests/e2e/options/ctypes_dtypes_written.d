@@ -1,0 +1,9 @@
+struct point {
+	int x;
+	int y;
+};
+
+BEGIN
+{
+	exit(0);
+}
