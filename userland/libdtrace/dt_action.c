@@ -1187,11 +1187,9 @@ dt_field_isglob(const char *s)
 static bool
 dt_desc_stable(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first)
 {
-	const dt_cops_t *ops = &pcb->opts->ops;
 	dtrace_pattr_t pa;
 
-	if (ops->provider_attr == NULL ||
-	    ops->provider_attr(ops->arg, first->dtpd_provider, &pa) != 0)
+	if (pcb->opts->ops.provider_attr == NULL || dt_provider_pattr(pcb, first->dtpd_provider, &pa) != 0)
 		return false;
 	if (pa.dtpa_args.dtat_data < DTRACE_STABILITY_EVOLVING)
 		return false;
@@ -1202,6 +1200,46 @@ dt_desc_stable(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probede
 	if (pa.dtpa_name.dtat_name >= DTRACE_STABILITY_EVOLVING && dt_field_isglob(pd->dtpd_name))
 		return false;
 	return true;
+}
+
+/*
+ * The stability of a clause's probe context, as DTrace's dt_setcontext()
+ * sets it from dt_probe_info(): the description's attributes are the least
+ * of its provider's for the parts it names (none for an empty or glob part),
+ * Unstable/Unstable/Common when it names no one provider; probeprov,
+ * probemod, probefunc, probename and args[] take the provider's attributes
+ * for their part.  A description standing for no one probe (it matched
+ * none, or several that need not share a signature) or whose provider is
+ * unknown has Unstable everything (_dtrace_prvdesc).
+ */
+static void
+dt_set_context_attr(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first)
+{
+	static const char *const names[] = {"probeprov", "probemod", "probefunc", "probename", "args"};
+	const dtrace_pattr_t *pap = &dt_attr_prvdesc, *dp;
+	dtrace_pattr_t pa;
+
+	if (first != NULL && dt_provider_pattr(pcb, first->dtpd_provider, &pa) == 0)
+		pap = &pa;
+	if (pap == &dt_attr_prvdesc) {
+		pcb->ctx_attr = dt_attr_prvdesc.dtpa_provider;
+	} else {
+		dp = dt_field_isglob(pd->dtpd_provider) ? &dt_attr_prvdesc : pap;
+		pcb->ctx_attr = dp->dtpa_provider;
+		if (!dt_field_isglob(pd->dtpd_mod))
+			pcb->ctx_attr = dt_attr_min(pcb->ctx_attr, dp->dtpa_mod);
+		if (!dt_field_isglob(pd->dtpd_func))
+			pcb->ctx_attr = dt_attr_min(pcb->ctx_attr, dp->dtpa_func);
+		if (!dt_field_isglob(pd->dtpd_name))
+			pcb->ctx_attr = dt_attr_min(pcb->ctx_attr, dp->dtpa_name);
+	}
+	const dtrace_attribute_t *parts[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
+					     &pap->dtpa_name, &pap->dtpa_args};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		dt_ident_t *idp = dt_builtin_lookup(pcb, names[i]);
+		if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))
+			idp->attr = *parts[i];
+	}
 }
 
 /*
@@ -1228,8 +1266,10 @@ dt_set_context(dt_pcb_t *pcb, int desc)
 	pcb->ctx_unstable = false;
 	if (d->matched == 0 || (d->matched > 1 && !dt_desc_stable(pcb, &d->pd, first))) {
 		pcb->ctx_unstable = true;
+		dt_set_context_attr(pcb, &d->pd, NULL);
 		return;
 	}
+	dt_set_context_attr(pcb, &d->pd, first);
 	if (ops->probe_arg == NULL)
 		return;
 	args = dt_zalloc(pcb, sizeof(dtrace_argdesc_t) * DT_ARGS_MAX);
@@ -1498,13 +1538,20 @@ dt_desc_match(dt_pcb_t *pcb, dt_node_t *pn, int clause)
 	return pn->desc1 - 1;
 }
 
-static void
+/* The actions of a clause: their least attributes, from Stable/Stable/Common (dt_node_list_cook). */
+static dtrace_attribute_t
 dt_cook_stmts(dt_pcb_t *pcb, dt_node_t *stmts)
 {
+	dtrace_attribute_t attr = dt_attr_def;
+
 	pcb->region = "action list";
-	for (dt_node_t *s = stmts; s != NULL; s = s->list)
+	for (dt_node_t *s = stmts; s != NULL; s = s->list) {
 		s->left = dt_cook(pcb, s->left, DT_IDFLG_REF);
+		dt_node_attr_assign(pcb, s, s->left->attr);
+		attr = dt_attr_min(attr, s->attr);
+	}
 	pcb->region = NULL;
+	return attr;
 }
 
 /*
@@ -1520,6 +1567,14 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *c)
 	dt_node_t *pred0 = NULL, *acts0 = NULL;
 	volatile bool retry = false;
 
+	/*
+	 * DTrace's stability: the clause first takes the probe description's
+	 * attributes, so that -x amin refuses an unstable description, then
+	 * the least of its actions', then of those and its predicate's.
+	 */
+	c->kind = DT_NODE_CLAUSE;
+	c->line = c->value > 0 ? (int)c->value : pcb->lineno;
+	dt_node_attr_assign(pcb, c, pcb->ctx_attr);
 	if (c->pred != NULL) {
 		pred0 = dt_node_copy_list(pcb, c->pred);
 		acts0 = dt_node_copy_list(pcb, c->args);
@@ -1535,13 +1590,14 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *c)
 		}
 	}
 	if (!retry) {
-		dt_cook_stmts(pcb, c->args);
+		dt_node_attr_assign(pcb, c, dt_cook_stmts(pcb, c->args));
 		if (c->pred != NULL)
 			memcpy(pcb->jmp, outer, sizeof(jmp_buf));
 	}
 	if (c->pred != NULL) {
 		pcb->region = "predicate";
 		dt_node_t *p = c->pred = dt_cook(pcb, c->pred, DT_IDFLG_REF);
+		dt_node_attr_assign(pcb, c, dt_attr_min(c->attr, p->attr));
 		/* DTrace's scalars: integers, enums and pointers (not strings, arrays or floats) */
 		dt_type_t *pt = dt_type_resolve(p->type);
 		if (pt == NULL || !(pt->kind == DT_TK_INT || pt->kind == DT_TK_ENUM || pt->kind == DT_TK_PTR) ||
@@ -1550,8 +1606,8 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *c)
 				 "predicate result must be of scalar type");
 		pcb->region = NULL;
 	}
-	if (retry)
-		dt_cook_stmts(pcb, c->args);
+	if (retry) /* DTrace then keeps only the actions' attributes */
+		dt_node_attr_assign(pcb, c, dt_cook_stmts(pcb, c->args));
 }
 
 typedef struct dt_ecbs {
@@ -1576,6 +1632,8 @@ dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clau
 	pcb->in_clause = true;
 	dt_set_context(pcb, desc);
 	dt_cook_clause(pcb, &c);
+	/* DTrace's dt_stmt_create(): a clause without actions is one Stable statement */
+	dtrace_attribute_t descattr = pcb->ctx_attr, stmtattr = c.args != NULL ? c.attr : dt_attr_def;
 
 	if (c.pred != NULL)
 		pred = dt_expr_difo(pcb, c.pred, "predicate");
@@ -1600,6 +1658,8 @@ dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clau
 	e->nacts = al.n;
 	e->desc = desc;
 	e->clause = clause;
+	e->descattr = descattr;
+	e->stmtattr = stmtattr;
 }
 
 void

@@ -71,6 +71,7 @@ struct dt_ecb_out {
 	int nacts;
 	int desc;
 	int clause;
+	dtrace_attribute_t descattr, stmtattr;
 };
 
 void dt_dof_build(dt_pcb_t *pcb, struct dt_ecb_out *ecbs, int necbs);

@@ -13,6 +13,7 @@
  * as DTrace's parser folds them: on their 64-bit values.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "dt_grammar.h"
 #include "dt_modtypes.h"
@@ -125,6 +126,169 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		return buf;
 	}
 	return dt_type_name(n->type, buf, len);
+}
+
+/* ---- stability attributes --------------------------------------------------- */
+
+/*
+ * DTrace's _dtrace_defattr, _dtrace_maxattr, _dtrace_symattr, _dtrace_typattr
+ * and _dtrace_prvdesc (dt_open.c).  Every node starts Stable/Stable/Common,
+ * as dt_node_xalloc() makes it.
+ */
+#define DT_ATTR(n, d, c) {DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, DTRACE_CLASS_##c}
+const dtrace_attribute_t dt_attr_def = DT_ATTR(STABLE, STABLE, COMMON);
+const dtrace_attribute_t dt_attr_max = DT_ATTR(STANDARD, STANDARD, COMMON);
+const dtrace_attribute_t dt_attr_sym = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
+const dtrace_attribute_t dt_attr_typ = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
+const dtrace_pattr_t dt_attr_prvdesc = {
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+};
+
+dtrace_attribute_t
+dt_attr_min(dtrace_attribute_t a, dtrace_attribute_t b)
+{
+	dtrace_attribute_t m;
+
+	m.dtat_name = a.dtat_name < b.dtat_name ? a.dtat_name : b.dtat_name;
+	m.dtat_data = a.dtat_data < b.dtat_data ? a.dtat_data : b.dtat_data;
+	m.dtat_class = a.dtat_class < b.dtat_class ? a.dtat_class : b.dtat_class;
+	return m;
+}
+
+int
+dt_str2attr(const char *s, dtrace_attribute_t *attr)
+{
+	static const char *const stab[] = DTRACE_STABILITY_NAMES;
+	static const char *const cls[] = DTRACE_CLASS_NAMES;
+	uint8_t v[3];
+	int i = 0;
+
+	if (s == NULL || attr == NULL)
+		return -1;
+	v[0] = v[1] = DTRACE_STABILITY_MAX;
+	v[2] = DTRACE_CLASS_MAX;
+	/* fields split at each '/'; an empty field ends the list, as DTrace's dt_getstrattr() */
+	while (*s != '\0') {
+		const char *e = strchr(s, '/');
+		size_t len = e != NULL ? (size_t)(e - s) : strlen(s);
+		int j, max = i < 2 ? DTRACE_STABILITY_MAX : DTRACE_CLASS_MAX;
+
+		if (i == 3)
+			return -1;
+		for (j = 0; j <= max; j++) {
+			const char *name = i < 2 ? stab[j] : cls[j];
+			if (strlen(name) == len && strncasecmp(name, s, len) == 0)
+				break;
+		}
+		if (j > max)
+			return -1;
+		v[i++] = (uint8_t)j;
+		s += len;
+		if (*s == '/')
+			s++;
+	}
+	attr->dtat_name = v[0];
+	attr->dtat_data = v[1];
+	attr->dtat_class = v[2];
+	return 0;
+}
+
+/* The kind of an identifier as DTrace's dt_idkind_name() names it in D_ATTR_MIN. */
+static const char *
+dt_attr_idkind(const dt_ident_t *idp)
+{
+	switch (idp->kind) {
+	case DT_IDENT_INLINE: return idp->nkeys > 0 ? "associative array" : "scalar";
+	case DT_IDENT_XLATOR: return "translated data";
+	default: return dt_idkind_name(idp->kind);
+	}
+}
+
+/* A node as DTrace's dt_node_name() describes it. */
+static char *
+dt_attr_nodename(dt_node_t *n, char *buf, size_t len)
+{
+	char tn[256];
+
+	switch (n->kind) {
+	case DT_NODE_INT:
+		snprintf(buf, len, "integer constant 0x%llx", (unsigned long long)n->value);
+		break;
+	case DT_NODE_STRING: {
+		/* escaped as DTrace's strchr2esc() */
+		size_t o = (size_t)snprintf(buf, len, "string constant \"");
+		for (const char *p = n->string; *p != '\0' && o + 5 < len; p++) {
+			static const char esc[] = "\a\b\f\n\r\t\v\\\"", let[] = "abfnrtv\\\"";
+			const char *q = strchr(esc, *p);
+			unsigned char c = (unsigned char)*p;
+			if (q != NULL)
+				o += (size_t)snprintf(buf + o, len - o, "\\%c", let[q - esc]);
+			else if (c < 0x20 || c >= 0x7f)
+				o += (size_t)snprintf(buf + o, len - o, "\\%03o", c);
+			else
+				buf[o++] = (char)c;
+		}
+		snprintf(buf + o, len - o, "\"");
+		break;
+	}
+	case DT_NODE_IDENT:
+		snprintf(buf, len, "identifier %s", n->string);
+		break;
+	case DT_NODE_VAR:
+	case DT_NODE_FUNC:
+	case DT_NODE_AGG: {
+		const dt_ident_t *idp = n->ident;
+		bool fn = idp->kind == DT_IDENT_FUNC || idp->kind == DT_IDENT_AGGFUNC ||
+		          idp->kind == DT_IDENT_ACTFUNC;
+		snprintf(buf, len, "%s %s%s%s", dt_attr_idkind(idp), idp->kind == DT_IDENT_AGG ? "@" : "",
+			 idp->name, fn ? "( )" : "");
+		break;
+	}
+	case DT_NODE_TYPE:
+		snprintf(buf, len, "type %s", dt_node_type_name(n, tn, sizeof(tn)));
+		break;
+	case DT_NODE_OP1:
+	case DT_NODE_OP2:
+	case DT_NODE_OP3:
+		snprintf(buf, len, "operator %s", dt_opstr(n->op));
+		break;
+	case DT_NODE_EXPSTMT:
+		if (n->left != NULL)
+			return dt_attr_nodename(n->left, buf, len);
+		snprintf(buf, len, "statement");
+		break;
+	case DT_NODE_CLAUSE:
+		snprintf(buf, len, "clause");
+		break;
+	case DT_NODE_MEMBER:
+		snprintf(buf, len, "member %s", n->string);
+		break;
+	default:
+		snprintf(buf, len, "node <%u>", (unsigned)n->kind);
+		break;
+	}
+	return buf;
+}
+
+void
+dt_node_attr_assign(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr)
+{
+	const dtrace_attribute_t *m = &pcb->amin;
+
+	/* DTrace's dt_attr_cmp(): below the minimum when any one part is */
+	if ((pcb->cflags & DT_C_EATTR) &&
+	    (attr.dtat_name < m->dtat_name || attr.dtat_data < m->dtat_data || attr.dtat_class < m->dtat_class)) {
+		static const char *const stab[] = DTRACE_STABILITY_NAMES;
+		static const char *const cls[] = DTRACE_CLASS_NAMES;
+		char name[1024];
+
+		dnerror(pcb, n, D_ATTR_MIN, "attributes for %s (%s/%s/%s) are less than predefined minimum",
+			dt_attr_nodename(n, name, sizeof(name)), stab[attr.dtat_name], stab[attr.dtat_data],
+			cls[attr.dtat_class]);
+	}
+	n->attr = attr;
 }
 
 static bool
@@ -246,6 +410,8 @@ dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl)
 	char n1[256], n2[256];
 	dt_type_t *sou = dt_type_resolve(xl->type);
 	dt_ident_t *saved = pcb->xlarg;
+	/* DTrace's dt_cook_xlator(): a translation is as stable as its least member */
+	dtrace_attribute_t attr = dt_attr_max;
 
 	pcb->xlarg = xl->xlarg;
 	for (dt_node_t *m = xl->inline_expr; m != NULL; m = m->list) {
@@ -254,6 +420,8 @@ dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl)
 			dt_error(pcb, 0, D_XLATE_MEMB, "translator member %s is not a member of %s", m->string,
 				 dt_type_name(xl->type, n1, sizeof(n1)));
 		m->left = dt_cook(pcb, m->left, DT_IDFLG_REF);
+		dt_node_attr_assign(pcb, m, m->left->attr);
+		attr = dt_attr_min(attr, m->attr);
 		dt_node_type_assign(m, sm->type);
 		if (!dt_node_is_argcompat(m, m->left))
 			dt_error(pcb, 0, D_XLATE_INCOMPAT,
@@ -262,6 +430,7 @@ dt_xlator_cook(dt_pcb_t *pcb, dt_ident_t *xl)
 				 dt_node_type_name(m->left, n2, sizeof(n2)));
 	}
 	pcb->xlarg = saved;
+	xl->attr = attr;
 }
 
 int64_t
@@ -449,6 +618,8 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *n)
 	f->line = n->line;
 	dt_node_type_assign(f, n->type);
 	f->flags |= DT_NF_COOKED;
+	/* DTrace's parser folds with dt_node_promote(): the operands' minimum */
+	dt_node_attr_assign(pcb, f, dt_attr_min(l->attr, r->attr));
 	return f;
 }
 
@@ -481,22 +652,28 @@ dt_make_var(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp)
 	n->flags |= DT_NF_LVALUE | DT_NF_COOKED;
 	if (idp->flags & DT_IDFLG_WRITE)
 		n->flags |= DT_NF_WRITABLE;
+	/* DTrace's dt_ident_cook(): the identifier's attributes, at most Stable/Stable/Common */
+	dt_node_attr_assign(pcb, n, dt_attr_min(dt_attr_def, idp->attr));
 	return n;
 }
 
 static dt_node_t *dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create);
 
-static void
+/* Cook a list of arguments or keys: their minimum, from Stable/Stable/Common (dt_node_list_cook). */
+static dtrace_attribute_t
 dt_cook_args(dt_pcb_t *pcb, dt_node_t *n)
 {
+	dtrace_attribute_t attr = dt_attr_def;
 	dt_node_t **pp = &n->args;
 	while (*pp != NULL) {
 		dt_node_t *next = (*pp)->list;
 		(*pp)->list = NULL;
 		*pp = dt_cook(pcb, *pp, DT_IDFLG_REF);
+		attr = dt_attr_min(attr, (*pp)->attr);
 		(*pp)->list = next;
 		pp = &(*pp)->list;
 	}
+	return attr;
 }
 
 /* Check call arguments against a built-in prototype string. */
@@ -592,12 +769,13 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *n)
 		dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s' may not be referenced as a function",
 			dt_idkind_name(idp->kind), f->string);
 	n->ident = idp;
-	dt_cook_args(pcb, n);
+	dtrace_attribute_t attr = dt_cook_args(pcb, n);
 	/* subroutines, actions and aggregating functions: DTrace checks them all while cooking */
 	if (idp->proto != NULL)
 		dt_check_proto(pcb, n, idp->name, idp->proto, "( )", "");
 	dt_node_type_assign(n, idp->type != NULL ? idp->type : pcb->t_void);
 	n->flags |= DT_NF_COOKED;
+	dt_node_attr_assign(pcb, n, dt_attr_min(attr, idp->attr));
 	return n;
 }
 
@@ -617,6 +795,8 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 	n->ident = idp;
 	n->args = key;
 	n->flags |= DT_NF_COOKED;
+	/* DTrace's dt_ident_cook(): the index's and the array's (args[]: the provider's) */
+	dtrace_attribute_t attr = dt_attr_min(dt_attr_min(dt_attr_def, key->attr), idp->attr);
 	dt_type_t *t = pcb->t_int64;
 	if (idp->id == DIF_VAR_ARGS) {
 		if (!pcb->in_clause)
@@ -638,6 +818,8 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 			n->ident = xl;
 			dt_node_type_assign(n, dt_type_resolve(xt)->kind == DT_TK_PTR ? pcb->t_dyn
 			                                                              : xl->type);
+			v->attr = attr;
+			dt_node_attr_assign(pcb, n, attr);
 			return n;
 		}
 	} else {
@@ -647,6 +829,7 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 		t = pcb->t_uint64;
 	}
 	dt_node_type_assign(n, t);
+	dt_node_attr_assign(pcb, n, attr);
 	return n;
 }
 
@@ -668,6 +851,8 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		n->args = keys;
 		dt_cook_args(pcb, n);
 		n->flags |= DT_NF_COOKED;
+		/* DTrace's dt_cook_aggregation() before = f(): the aggregation's own attributes */
+		dt_node_attr_assign(pcb, n, idp->attr);
 		return n;
 	}
 	if (l->kind == DT_NODE_IDENT) {
@@ -759,7 +944,7 @@ assoc_id: {
 	n->kind = DT_NODE_VAR;
 	n->ident = idp;
 	n->args = keys;
-	dt_cook_args(pcb, n);
+	dtrace_attribute_t kattr = dt_cook_args(pcb, n);
 	int nk = dt_node_count(n->args);
 	int i = 0;
 	if (idp->keys == NULL) {
@@ -799,8 +984,28 @@ assoc_id: {
 	}
 	n->flags |= DT_NF_LVALUE | DT_NF_WRITABLE | DT_NF_COOKED;
 	(void)idflags;
+	dt_node_attr_assign(pcb, n, dt_attr_min(kattr, idp->attr));
 	return n;
 }
+}
+
+/*
+ * The node standing for identifier idp (an inline's expression, an
+ * enumerator's value) gets attr, checked against -x amin as DTrace checks
+ * the identifier itself (named "scalar NAME", "enumerator NAME").
+ */
+static void
+dt_ident_attr_assign(dt_pcb_t *pcb, const dt_node_t *use, dt_ident_t *idp, dt_node_t *to,
+		     dtrace_attribute_t attr)
+{
+	dt_node_t id;
+
+	memset(&id, 0, sizeof(id));
+	id.kind = DT_NODE_VAR;
+	id.ident = idp;
+	id.line = use->line;
+	dt_node_attr_assign(pcb, &id, attr);
+	to->attr = attr;
 }
 
 static dt_node_t *
@@ -817,6 +1022,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		n->ident = idp;
 		n->args = NULL;
 		n->flags |= DT_NF_COOKED;
+		dt_node_attr_assign(pcb, n, idp->attr);
 		return n;
 	}
 	/* inside a translator's member definitions its parameter hides every other name */
@@ -825,6 +1031,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		n->ident = pcb->xlarg;
 		dt_node_type_assign(n, pcb->xlarg->type);
 		n->flags |= DT_NF_COOKED;
+		dt_node_attr_assign(pcb, n, dt_attr_min(dt_attr_def, pcb->xlarg->attr));
 		return n;
 	}
 	idp = dt_builtin_lookup(pcb, n->string);
@@ -834,6 +1041,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_node_t *c = dt_node_int(pcb, (uint64_t)idp->value);
 			c->line = n->line;
 			dt_node_type_assign(c, idp->type);
+			dt_ident_attr_assign(pcb, n, idp, c, dt_attr_min(dt_attr_def, idp->attr));
 			return c;
 		}
 		case DT_IDENT_INLINE: {
@@ -841,19 +1049,35 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_decl_inline_use(pcb, n, idp);
 			dt_node_t *e = dt_node_copy_list(pcb, idp->inline_expr);
 			e->line = n->line;
+			/*
+			 * A use has the inline's attributes (those of its
+			 * expression, or what #pragma D attributes gave it),
+			 * but one of an integer constant is that constant to
+			 * DTrace's parser: Stable/Stable/Common.
+			 */
+			dtrace_attribute_t attr = idp->inline_expr->kind == DT_NODE_INT
+			                              ? dt_attr_def
+			                              : dt_attr_min(dt_attr_def, idp->attr);
 			if (e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE && dt_node_xlator(e) != NULL) {
 				/* a translation, a translated pointer or struct as the inline is declared */
 				dt_type_t *it = dt_type_resolve(idp->type);
 				e->left->type = idp->type;
 				dt_node_type_assign(e, it != NULL && it->kind == DT_TK_PTR ? pcb->t_dyn : e->ident->type);
 				e->flags |= DT_NF_COOKED;
+				dt_ident_attr_assign(pcb, n, idp, e, attr);
 				return e;
 			}
-			if (dt_type_compat(e->type, idp->type))
-				return e;
-			dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);
-			cast->line = n->line;
-			return dt_cook(pcb, cast, idflags);
+			if (!dt_type_compat(e->type, idp->type)) {
+				/* the conversion is the inline's own: no stability of its own to check */
+				uint32_t cflags = pcb->cflags;
+				dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);
+				cast->line = n->line;
+				pcb->cflags &= ~DT_C_EATTR;
+				e = dt_cook(pcb, cast, idflags);
+				pcb->cflags = cflags;
+			}
+			dt_ident_attr_assign(pcb, n, idp, e, attr);
+			return e;
 		}
 		case DT_IDENT_SCALAR:
 			n->kind = DT_NODE_VAR;
@@ -862,6 +1086,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			n->flags |= DT_NF_COOKED | DT_NF_LVALUE;
 			if (idp->flags & DT_IDFLG_WRITE)
 				n->flags |= DT_NF_WRITABLE;
+			dt_node_attr_assign(pcb, n, dt_attr_min(dt_attr_def, idp->attr));
 			return n;
 		case DT_IDENT_ARRAY:
 			dnerror(pcb, n, D_IDENT_BADREF, "%s[ ] must be referenced as an array", n->string);
@@ -956,6 +1181,8 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		dt_node_t *f = dt_node_int(pcb, t->size);
 		f->line = n->line;
 		dt_node_type_assign(f, pcb->t_size);
+		/* DTrace's parser turns the type node itself into the constant: its attributes stay */
+		f->attr = n->left->attr;
 		return f;
 	}
 	if (op == DT_TOK_PREINC || op == DT_TOK_POSTINC || op == DT_TOK_PREDEC || op == DT_TOK_POSTDEC) {
@@ -1023,6 +1250,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dt_node_t *f = dt_node_int(pcb, v);
 			f->line = n->line;
 			dt_node_type_assign(f, c->type);
+			f->attr = c->attr;
 			return f;
 		}
 		break;
@@ -1035,6 +1263,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dt_node_t *f = dt_node_int(pcb, ~c->value); /* all 64 bits, as DTrace */
 			f->line = n->line;
 			dt_node_type_assign(f, c->type);
+			f->attr = c->attr;
 			return f;
 		}
 		break;
@@ -1048,6 +1277,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dt_node_t *f = dt_node_int(pcb, c->value == 0);
 			f->line = n->line;
 			dt_node_type_assign(f, c->type);
+			f->attr = c->attr;
 			return f;
 		}
 		break;
@@ -1072,6 +1302,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		dt_node_t *f = dt_node_int(pcb, sz);
 		f->line = n->line;
 		dt_node_type_assign(f, pcb->t_size);
+		dt_node_attr_assign(pcb, f, c->attr);
 		return f;
 	}
 	case DT_TOK_STRINGOF:
@@ -1102,6 +1333,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		dnerror(pcb, n, D_UNKNOWN, "invalid unary op %s", dt_opstr(op));
 	}
 	n->flags |= DT_NF_COOKED;
+	dt_node_attr_assign(pcb, n, c->attr);
 	return n;
 }
 
@@ -1119,6 +1351,7 @@ dt_assign_common(dt_pcb_t *pcb, dt_node_t *n)
 		dnerror(pcb, n, D_OP_WRITE, "operator %s can only be applied to a writable variable",
 			dt_opstr(n->op));
 	dt_node_type_assign(n, l->type);
+	dt_node_attr_assign(pcb, n, dt_attr_min(l->attr, n->right->attr));
 }
 
 /*
@@ -1152,6 +1385,7 @@ dt_cook_xlate_member(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *xl)
 	dt_decl_xlate_use(pcb, n, mn);
 	n->args = dt_node_copy_list(pcb, mn->left);
 	n->flags |= DT_NF_COOKED;
+	dt_node_attr_assign(pcb, n, n->left->attr);
 	return n;
 }
 
@@ -1208,6 +1442,7 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
 	if (l->flags & DT_NF_USERLAND)
 		n->flags |= DT_NF_USERLAND;
 	n->flags |= DT_NF_COOKED;
+	dt_node_attr_assign(pcb, n, l->attr);
 	return n;
 }
 
@@ -1269,9 +1504,11 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			dt_node_t *f = dt_node_int(pcb, dt_cast_const(r, lt));
 			f->line = n->line;
 			dt_node_type_assign(f, lt);
+			dt_node_attr_assign(pcb, f, dt_attr_min(n->left->attr, r->attr));
 			return f;
 		}
 		n->flags |= DT_NF_COOKED;
+		dt_node_attr_assign(pcb, n, dt_attr_min(n->left->attr, r->attr));
 		return n;
 	}
 	case DT_TOK_XLATE: {
@@ -1285,6 +1522,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		n->ident = xl;
 		dt_node_type_assign(n, dt_type_resolve(to)->kind == DT_TK_PTR ? pcb->t_dyn : xl->type);
 		n->flags |= DT_NF_COOKED;
+		/* the translated value's and the translator's (the least of its members') */
+		dt_node_attr_assign(pcb, n, dt_attr_min(r->attr, xl->attr));
 		return n;
 	}
 	case DT_TOK_ASGN: {
@@ -1314,6 +1553,11 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			aid->flags |= DT_IDFLG_MOD;
 			l->aggfun = r;
 			l->line = n->line;
+			/* DTrace's dt_cook_aggregation(): the keys' and the aggregation's, not f()'s */
+			dtrace_attribute_t attr = dt_attr_def;
+			for (dt_node_t *k = l->args; k != NULL; k = k->list)
+				attr = dt_attr_min(attr, k->attr);
+			dt_node_attr_assign(pcb, l, dt_attr_min(attr, aid->attr));
 			return l;
 		}
 		if (r->kind == DT_NODE_AGG) {
@@ -1436,6 +1680,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 				dt_node_t *c = dt_node_int(pcb, (uint64_t)m->value);
 				c->line = n->right->line;
 				dt_node_type_assign(c, l->type);
+				/* DTrace gives a type's enumerator the attributes of a symbol */
+				dt_node_attr_assign(pcb, c, dt_attr_sym);
 				n->right = c;
 			}
 		}
@@ -1536,6 +1782,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		}
 		if (l->kind == DT_NODE_INT && r->kind == DT_NODE_INT && op != DT_TOK_COMMA)
 			return dt_fold2(pcb, n);
+		dt_node_attr_assign(pcb, n, dt_attr_min(l->attr, r->attr));
 		break;
 	}
 	n->flags |= DT_NF_COOKED;
@@ -1618,6 +1865,7 @@ dt_cook_op3(dt_pcb_t *pcb, dt_node_t *n)
 	if (c->kind == DT_NODE_INT)
 		return c->value != 0 ? l : r;
 	n->flags |= DT_NF_COOKED;
+	dt_node_attr_assign(pcb, n, dt_attr_min(c->attr, dt_attr_min(l->attr, r->attr)));
 	return n;
 }
 

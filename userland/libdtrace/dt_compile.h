@@ -36,7 +36,7 @@ extern "C" {
 #define DT_C_DIFV 0x0001   /* keep DIFOs for dt_cprog_disassemble (-S) */
 #define DT_C_EMPTY 0x0002  /* an empty program is not an error */
 #define DT_C_ZDEFS 0x0004  /* probe descriptions may match no probe (-Z) */
-#define DT_C_EATTR 0x0008  /* (reserved: stability errors) */
+#define DT_C_EATTR 0x0008  /* statements below `amin' are errors (-x amin) */
 #define DT_C_CPP 0x0010    /* run the C preprocessor first (-C) */
 #define DT_C_KNODEF 0x0020 /* (reserved) */
 #define DT_C_UNODEF 0x0040 /* (reserved) */
@@ -185,6 +185,7 @@ typedef struct dt_copts {
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */
+	dtrace_attribute_t amin; /* with DT_C_EATTR: the least stability a statement may have */
 	dt_cmacros_t macros;
 	dt_cops_t ops;
 } dt_copts_t;
@@ -288,6 +289,10 @@ typedef struct dt_cecb {
 	int desc;     /* index into descs */
 	int clause;
 	uint64_t uarg; /* its dofe_uarg */
+	/* DTrace's dtsd_descattr / dtsd_stmtattr: the probe description's stability and the
+	   minimum over the clause's actions and predicate (Stable/Stable/Common: no actions) */
+	dtrace_attribute_t descattr;
+	dtrace_attribute_t stmtattr;
 } dt_cecb_t;
 
 typedef struct dt_cerror {
@@ -319,6 +324,17 @@ typedef struct dt_cprovider {
 	size_t nprobes;
 } dt_cprovider_t;
 
+/*
+ * #pragma D attributes ATTR provider NAME PART: DTrace changes the
+ * provider's attributes for the rest of the handle's life (its provider
+ * cache), so the consumer applies these to every later description too.
+ */
+typedef struct dt_cprvattr {
+	char name[DTRACE_PROVNAMELEN];
+	int part; /* 0 provider, 1 module, 2 function, 3 name, 4 args */
+	dtrace_attribute_t attr;
+} dt_cprvattr_t;
+
 typedef struct dt_cprog {
 	dt_cerror_t err;
 	void *dof;       /* the DOF image (malloc'd), NULL on error */
@@ -337,6 +353,8 @@ typedef struct dt_cprog {
 	int nclauses;
 	dt_cprovider_t *providers; /* provider declarations, for -h */
 	size_t nproviders;
+	dt_cprvattr_t *prvattrs; /* in program order */
+	size_t nprvattrs;
 	struct dt_cprog_impl *impl; /* compiler-private (DIFOs for -S) */
 } dt_cprog_t;
 
@@ -362,6 +380,13 @@ const dt_cecb_t *dt_cprog_ecb(const dt_cprog_t *prog, uint64_t uarg);
  * hands the core its options before GO.  Returns 0 and a malloc'd image.
  */
 int dt_dof_options(const dtrace_optval_t *opts, void **dofp, size_t *sizep);
+
+/*
+ * "Stable/Evolving/Common" (names in any case; parts left out are Standard,
+ * Standard, Common) to attributes, as DTrace's dtrace_str2attr(): 0, or -1
+ * for a name that is not a stability or class.
+ */
+int dt_str2attr(const char *s, dtrace_attribute_t *attr);
 
 /* "D_SYNTAX" for D_SYNTAX; "D_UNKNOWN" for an unknown tag. */
 const char *dt_errtag_name(int tag);

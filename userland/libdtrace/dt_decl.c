@@ -542,6 +542,8 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		idp = dt_idtab_insert(pcb, tab, name, tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR, fl);
 		idp->type = t;
 		idp->line = pcb->lineno;
+		if (tab == &pcb->globals)
+			dt_pragma_apply(pcb, idp);
 		if (tup != NULL) {
 			int n = dt_node_count(tup->params);
 			idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * (size_t)n);
@@ -898,6 +900,7 @@ dt_decl_enumerator(dt_pcb_t *pcb, dt_type_t *e, const char *name, dt_node_t *val
 	idp = dt_idtab_insert(pcb, &pcb->builtins, name, DT_IDENT_ENUM, 0);
 	idp->type = e;
 	idp->value = m->value;
+	dt_pragma_apply(pcb, idp);
 }
 
 void
@@ -1042,6 +1045,9 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 	idp->type = t;
 	idp->inline_expr = e;
 	idp->nnodes = nodes;
+	/* DTrace's dt_node_inline(): the expression's attributes, a #pragma's once one names it */
+	idp->attr = dt_attr_min(dt_attr_def, e->attr);
+	dt_pragma_apply(pcb, idp);
 }
 
 /* ---- translators ---------------------------------------------------------------- */
@@ -1091,6 +1097,7 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 	idp->xlarg->kind = DT_IDENT_SCALAR;
 	idp->xlarg->flags = DT_IDFLG_XLARG;
 	idp->xlarg->type = from;
+	idp->xlarg->attr = dt_attr_def;
 	dt_xlator_cook(pcb, idp);
 
 	dt_ident_t **pp = &pcb->xlators;

@@ -251,6 +251,7 @@ dt_cprog_free(dt_cprog_t *prog)
 		free(prog->options[i].value);
 	}
 	free(prog->options);
+	free(prog->prvattrs);
 	for (size_t i = 0; i < prog->nproviders; i++) {
 		dt_cprovider_t *pv = &prog->providers[i];
 		for (size_t j = 0; j < pv->nprobes; j++) {

@@ -195,6 +195,8 @@ dt_dof_build(dt_pcb_t *pcb, struct dt_ecb_out *ecbs, int necbs)
 		prog->ecbs[i].desc = e->desc;
 		prog->ecbs[i].clause = e->clause;
 		prog->ecbs[i].uarg = ed.dofe_uarg;
+		prog->ecbs[i].descattr = e->descattr;
+		prog->ecbs[i].stmtattr = e->stmtattr;
 
 		if (e->nacts > 0) {
 			dof_actdesc_t *ad = calloc((size_t)e->nacts, sizeof(*ad));

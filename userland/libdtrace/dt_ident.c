@@ -97,6 +97,7 @@ dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t ki
 	i->flags = flags;
 	i->id = tab->nextid++;
 	i->line = pcb->lineno;
+	i->attr = dt_attr_def;
 	/* the index at most half full: probes stay short */
 	if (tab->index == NULL || tab->ihead != tab->head || 2 * (tab->icount + 1) > tab->isize)
 		dt_idtab_reindex(pcb, tab);
@@ -281,6 +282,36 @@ static const dt_builtin_t dt_builtins[] = {
 	{"llquantize", DT_IDENT_AGGFUNC, DTRACEAGG_LLQUANTIZE, "void", "@,int32_t,int32_t,int32_t,int32_t,...", 0},
 };
 
+/*
+ * The stability DTrace's table of globals (dt_open.c _dtrace_globals) gives
+ * a built-in: DT_ATTR_STABCMN (Stable/Stable/Common) but for these.  The
+ * probe's own names and args[] take the provider's attributes in each
+ * clause (dt_action.c).
+ */
+#define DT_ATTR_EVOLCMN {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON}
+static const struct {
+	const char *name;
+	dtrace_attribute_t attr;
+} dt_builtin_attrs[] = {
+	{"curthread", {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_COMMON}},
+	{"ddi_pathname", DT_ATTR_EVOLCMN}, {"getmajor", DT_ATTR_EVOLCMN}, {"getminor", DT_ATTR_EVOLCMN},
+	{"htonl", DT_ATTR_EVOLCMN}, {"htonll", DT_ATTR_EVOLCMN}, {"htons", DT_ATTR_EVOLCMN},
+	{"mutex_owned", DT_ATTR_EVOLCMN}, {"mutex_owner", DT_ATTR_EVOLCMN},
+	{"mutex_type_adaptive", DT_ATTR_EVOLCMN}, {"mutex_type_spin", DT_ATTR_EVOLCMN},
+	{"ntohl", DT_ATTR_EVOLCMN}, {"ntohll", DT_ATTR_EVOLCMN}, {"ntohs", DT_ATTR_EVOLCMN},
+	{"rw_iswriter", DT_ATTR_EVOLCMN}, {"rw_read_held", DT_ATTR_EVOLCMN},
+	{"rw_write_held", DT_ATTR_EVOLCMN},
+};
+
+static dtrace_attribute_t
+dt_builtin_attr(const char *name)
+{
+	for (size_t i = 0; i < sizeof(dt_builtin_attrs) / sizeof(dt_builtin_attrs[0]); i++)
+		if (strcmp(dt_builtin_attrs[i].name, name) == 0)
+			return dt_builtin_attrs[i].attr;
+	return dt_attr_def;
+}
+
 /* D's built-in inlines and constants, as DTrace's libraries define them. */
 static const struct {
 	const char *name;
@@ -307,6 +338,7 @@ dt_const_add(dt_pcb_t *pcb, const char *name, int64_t value)
 	idp->type = pcb->t_int;
 	idp->value = value;
 	idp->flags = DT_IDFLG_BUILTIN;
+	idp->attr = dt_attr_def;
 	idp->next = pcb->builtins.head;
 	pcb->builtins.head = idp;
 }
@@ -429,6 +461,7 @@ dt_idents_init(dt_pcb_t *pcb)
 		idp->id = b->id;
 		idp->flags = DT_IDFLG_BUILTIN | b->flags;
 		idp->proto = b->proto;
+		idp->attr = dt_builtin_attr(b->name);
 		if (strcmp(b->type, "<dynamic>") == 0)
 			idp->type = pcb->t_dyn;
 		else if (strcmp(b->type, "void *") == 0)

@@ -117,6 +117,7 @@ struct dtrace_hdl {
 	dtrace_optval_t dt_options[DTRACEOPT_MAX];
 	unsigned dt_cflags; /* DTRACE_C_* set through options */
 	uint32_t dt_vmax;   /* newest D version programs may use (-x version) */
+	dtrace_attribute_t dt_amin; /* -x amin: least stability of a statement (DTRACE_C_EATTR) */
 	char **dt_cpp_argv; /* -D -U -I -H for the preprocessor */
 	int dt_cpp_argc;
 	char *dt_cpp_path;
@@ -237,6 +238,8 @@ void dt_dprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* dt_program.c */
 void dt_program_free(dtrace_prog_t *pgp);
+/* Apply the #pragma D attributes provider of the programs compiled so far to pap. */
+void dt_program_pattr(dtrace_hdl_t *dtp, const char *name, dtrace_pattr_t *pap);
 int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
 int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);

@@ -682,10 +682,31 @@ dt_opt_setenv(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return 0;
 }
 
+/*
+ * -x amin=attributes: statements less stable are compile errors
+ * (D_ATTR_MIN).  A #pragma D option amin changes only its own program,
+ * which the compiler sees to (dt_parse.c).
+ */
+static int
+dt_opt_amin(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_attribute_t attr;
+
+	(void)option;
+	if (arg == NULL || dt_str2attr(arg, &attr) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (!dtp->dt_inprog) {
+		dtp->dt_cflags |= DTRACE_C_EATTR;
+		dtp->dt_amin = attr;
+	}
+	return 0;
+}
+
 /* Sorted by name within each kind, as DTrace lists them. */
 static const dt_option_t dt_options[] = {
 	/* compile-time and consumer bookkeeping */
 	{"aggpercpu", DT_OPT_COMPILE, dt_opt_agg, DTRACE_A_PERCPU},
+	{"amin", DT_OPT_COMPILE, dt_opt_amin, 0},
 	{"argref", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_ARGREF},
 	{"cpp", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_CPP},
 	{"cpphdrs", DT_OPT_COMPILE, dt_opt_cpp_hdrs, 0},

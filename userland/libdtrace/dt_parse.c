@@ -168,6 +168,7 @@ dt_node_new(dt_pcb_t *pcb, dt_nkind_t kind)
 	dt_node_t *n = dt_zalloc(pcb, sizeof(*n));
 	n->kind = kind;
 	n->line = pcb->scanner != NULL ? dt_lex_lineno(pcb) : pcb->lineno;
+	n->attr = dt_attr_def;
 	return n;
 }
 
@@ -279,6 +280,14 @@ dt_node_type(dt_pcb_t *pcb, dt_type_t *t)
 {
 	dt_node_t *n = dt_node_new(pcb, DT_NODE_TYPE);
 	n->type = t;
+	/*
+	 * DTrace's dt_node_type(): D's and C's own types are Stable, a
+	 * module's (here: a process's objects', isuser) Private/Private/Unknown.
+	 */
+	while (t != NULL && (t->kind == DT_TK_PTR || t->kind == DT_TK_ARRAY) && !t->isuser)
+		t = t->ref;
+	if (t != NULL && t->isuser)
+		n->attr = dt_attr_typ;
 	return n;
 }
 
@@ -568,6 +577,16 @@ struct dt_pragpend {
 	struct dt_pragpend *next;
 	const char *name, *prname;
 	int line;
+	bool isattr;
+	dtrace_attribute_t attr; /* #pragma D attributes */
+};
+
+/* #pragma D attributes ATTR provider NAME PART, in program order */
+struct dt_prvattr {
+	struct dt_prvattr *next;
+	const char *name;
+	int part; /* provider, module, function, name, args */
+	dtrace_attribute_t attr;
 };
 
 typedef enum { DT_PTOK_IDENT, DT_PTOK_STRING, DT_PTOK_INT } dt_ptok_kind_t;
@@ -669,6 +688,8 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		pcb->cflags |= DT_C_EMPTY;
 	else if (strcmp(name, "pspec") == 0)
 		pcb->cflags |= DT_C_PSPEC;
+	else if (strcmp(name, "amin") == 0 && dt_str2attr(val, &pcb->amin) == 0)
+		pcb->cflags |= DT_C_EATTR; /* DTrace's dt_opt_amin() in a compilation: this one only */
 	else if (strcmp(name, "version") == 0 && val != NULL) {
 		/* setopt accepted it: a defined version, no newer than the current one */
 		uint32_t v;
@@ -701,33 +722,6 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 	prog->noptions++;
 }
 
-/* "Stable/Evolving/Common": DTrace's dtrace_str2attr() */
-static bool
-dt_pragma_attr_ok(const char *s)
-{
-	static const char *const stab[] = {"Internal", "Private", "Obsolete", "External", "Unstable",
-					   "Evolving", "Stable", "Standard"};
-	static const char *const cls[] = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
-	char buf[128];
-	const char *const *tab[3] = {stab, stab, cls};
-	size_t ntab[3] = {8, 8, 6};
-	int i = 0;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *save = NULL, *p = strtok_r(buf, "/", &save); p != NULL; p = strtok_r(NULL, "/", &save)) {
-		size_t j;
-		if (i >= 3)
-			return false;
-		for (j = 0; j < ntab[i]; j++)
-			if (strcasecmp(p, tab[i][j]) == 0)
-				break;
-		if (j == ntab[i])
-			return false;
-		i++;
-	}
-	return true;
-}
-
 /* "1.2" or "1.2.3": DTrace's dt_version_str2num() */
 static bool
 dt_pragma_version_ok(const char *s)
@@ -750,6 +744,79 @@ dt_pragma_version_ok(const char *s)
 	}
 }
 
+/* A #pragma D attributes or binding for a name not declared yet (newest first). */
+static struct dt_pragpend *
+dt_pragma_pend(dt_pcb_t *pcb, const char *name, const char *prname, dtrace_attribute_t attr)
+{
+	struct dt_pragpend *pp = dt_zalloc(pcb, sizeof(*pp));
+
+	pp->name = dt_strdup(pcb, name);
+	pp->prname = strcmp(prname, "attributes") == 0 ? "attributes" : "binding";
+	pp->line = pcb->lineno;
+	pp->isattr = true;
+	pp->attr = attr;
+	pp->next = pcb->pragpend;
+	pcb->pragpend = pp;
+	return pp;
+}
+
+/*
+ * DTrace's dt_pragma_apply(): the pending pragmas for the name, newest
+ * first, so that the oldest one is the one that stays.
+ */
+void
+dt_pragma_apply(dt_pcb_t *pcb, dt_ident_t *idp)
+{
+	for (struct dt_pragpend *pp = pcb->pragpend; pp != NULL; pp = pp->next)
+		if (pp->isattr && strcmp(pp->name, idp->name) == 0)
+			idp->attr = pp->attr;
+}
+
+/* Does the host (or the program's own declarations) know provider `name'? (dt_provider_lookup) */
+static bool
+dt_provider_known(dt_pcb_t *pcb, const char *name)
+{
+	const dt_cops_t *ops = &pcb->opts->ops;
+	dtrace_pattr_t pa;
+
+	for (size_t i = 0; i < pcb->prog->nproviders; i++)
+		if (strcmp(pcb->prog->providers[i].name, name) == 0)
+			return true;
+	if (ops->provider_attr != NULL)
+		return ops->provider_attr(ops->arg, name, &pa) == 0;
+	if (ops->probe_match != NULL) {
+		dtrace_probedesc_t pd;
+		memset(&pd, 0, sizeof(pd));
+		snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", name);
+		return ops->probe_match(ops->arg, &pd, NULL) > 0;
+	}
+	return true; /* without a host every provider exists */
+}
+
+int
+dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap)
+{
+	const dt_cops_t *ops = &pcb->opts->ops;
+
+	if (ops->provider_attr == NULL || ops->provider_attr(ops->arg, name, pap) != 0) {
+		size_t i = 0;
+		/* one the program declares: DTrace's dt_provider_create() makes it all Unstable */
+		while (i < pcb->prog->nproviders && strcmp(pcb->prog->providers[i].name, name) != 0)
+			i++;
+		if (i == pcb->prog->nproviders)
+			return -1;
+		*pap = dt_attr_prvdesc;
+	}
+	for (struct dt_prvattr *pv = pcb->prvattrs; pv != NULL; pv = pv->next) {
+		if (strcmp(pv->name, name) != 0)
+			continue;
+		dtrace_attribute_t *a[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
+					   &pap->dtpa_name, &pap->dtpa_args};
+		*a[pv->part] = pv->attr;
+	}
+	return 0;
+}
+
 /*
  * #pragma D attributes / binding: a name defined by DTrace itself (a built-in
  * variable, function or action) is outside the program's scope; a name the
@@ -759,32 +826,53 @@ static void
 dt_pragma_binding(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
 {
 	bool attrs = strcmp(prname, "attributes") == 0;
+	dtrace_attribute_t attr = dt_attr_def;
 	const char *name;
 
 	if (attrs) {
 		if (n < 2 || t[0].kind != DT_PTOK_IDENT || t[1].kind != DT_PTOK_IDENT)
 			dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <attributes> <ident>", prname);
-		if (!dt_pragma_attr_ok(t[0].s))
+		if (dt_str2attr(t[0].s, &attr) != 0)
 			dt_error(pcb, 0, D_PRAGMA_INVAL, "invalid attributes specified by #pragma %s", prname);
 		name = t[1].s;
 		if (strcmp(name, "provider") == 0) {
 			/* attributes of a provider's parts: provider NAME COMPONENT */
+			static const char *const parts[] = {"provider", "module", "function", "name", "args"};
 			if (n < 4 || t[2].kind != DT_PTOK_IDENT || t[3].kind != DT_PTOK_IDENT)
 				dt_error(pcb, 0, D_PRAGMA_MALFORM, "malformed #pragma %s <attributes> <ident>",
 					 prname);
 			const char *part = t[3].s;
-			if (strcmp(part, "provider") != 0 && strcmp(part, "module") != 0 &&
-			    strcmp(part, "function") != 0 && strcmp(part, "name") != 0 && strcmp(part, "args") != 0 &&
-			    pcb->opts->ops.probe_match != NULL) {
-				dtrace_probedesc_t pd;
-				memset(&pd, 0, sizeof(pd));
-				snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", t[2].s);
+			name = t[2].s;
+			if (dt_provider_known(pcb, name)) {
+				int i = 0;
+				while (i < 5 && strcmp(part, parts[i]) != 0)
+					i++;
 				/* DTrace names the provider where the component belongs, and the reverse */
-				if (pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, NULL) > 0)
+				if (i == 5)
 					dt_error(pcb, 0, D_PRAGMA_INVAL,
 						 "invalid component \"%s\" in attribute #pragma for provider %s",
-						 t[2].s, part);
+						 name, part);
+				struct dt_prvattr *pv = dt_zalloc(pcb, sizeof(*pv)), **pp = &pcb->prvattrs;
+				pv->name = dt_strdup(pcb, name);
+				pv->part = i;
+				pv->attr = attr;
+				while (*pp != NULL)
+					pp = &(*pp)->next;
+				*pp = pv;
+				dt_cprog_t *prog = pcb->prog;
+				dt_cprvattr_t *a = realloc(prog->prvattrs, (prog->nprvattrs + 1) * sizeof(*a));
+				if (a == NULL)
+					dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+				prog->prvattrs = a;
+				memset(&a[prog->nprvattrs], 0, sizeof(*a));
+				snprintf(a[prog->nprvattrs].name, sizeof(a->name), "%s", name);
+				a[prog->nprvattrs].part = i;
+				a[prog->nprvattrs].attr = attr;
+				prog->nprvattrs++;
+				return;
 			}
+			/* no such provider: DTrace keeps the pragma for an identifier of its name */
+			dt_pragma_pend(pcb, name, "attributes", attr);
 			return;
 		}
 	} else {
@@ -798,15 +886,18 @@ dt_pragma_binding(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
 	if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))
 		dt_error(pcb, 0, D_PRAGMA_SCOPE, "#pragma %s cannot modify entity defined outside program scope",
 			 prname);
-	if (idp != NULL || dt_idtab_lookup(&pcb->globals, name) != NULL)
+	if (idp == NULL)
+		idp = dt_idtab_lookup(&pcb->globals, name);
+	if (idp != NULL) {
+		if (attrs)
+			idp->attr = attr;
 		return;
+	}
 	/* a name the program has yet to declare: it must do so before the end */
-	struct dt_pragpend *pp = dt_zalloc(pcb, sizeof(*pp));
-	pp->name = dt_strdup(pcb, name);
-	pp->prname = attrs ? "attributes" : "binding";
-	pp->line = pcb->lineno;
-	pp->next = pcb->pragpend;
-	pcb->pragpend = pp;
+	if (attrs)
+		dt_pragma_pend(pcb, name, prname, attr);
+	else
+		dt_pragma_pend(pcb, name, prname, dt_attr_def)->isattr = false;
 }
 
 /* After parsing: a #pragma attributes/binding whose name was never declared. */
@@ -1240,6 +1331,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	pcb->prog = prog;
 	pcb->opts = opts;
 	pcb->cflags = opts->flags;
+	pcb->amin = opts->amin;
 	pcb->strsize = opts->strsize != 0 ? opts->strsize : DTRACE_STRSIZE_DEFAULT;
 	pcb->vmax = opts->vmax != 0 ? opts->vmax : DT_VERS_LATEST;
 	pcb->iregs = opts->iregs > 0 ? opts->iregs : DIF_DIR_NREGS;

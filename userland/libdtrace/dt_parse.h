@@ -163,6 +163,7 @@ struct dt_ident {
 	int64_t value;       /* enumerators */
 	uint64_t nnodes;     /* inlines: nodes of the expanded expression (dt_decl.c) */
 	dt_ident_t *xlarg;   /* translators: the input parameter (type: keys[0]) */
+	dtrace_attribute_t attr; /* stability (DTrace's di_attr) */
 	dt_ident_t *next;
 };
 
@@ -245,6 +246,7 @@ struct dt_node {
 	int nkeys;
 	int desc1; /* DT_NODE_PDESC: 1 + its index in prog->descs once matched */
 	int depth; /* operators from here to the deepest leaf (dt_grammar.y's dt_nest) */
+	dtrace_attribute_t attr; /* stability of the value (DTrace's dn_attr) */
 };
 
 /* ---- statements as the code generator sees them ----------------------------- */
@@ -336,6 +338,10 @@ struct dt_pcb {
 	uint64_t inline_nodes; /* nodes copied so far by uses of inlines and translator members (dt_decl.c) */
 	struct dt_modtypes *modtypes; /* the modules' types, once asked for (dt_modtypes.c) */
 	struct dt_pragpend *pragpend; /* #pragma attributes/binding waiting for their name (dt_parse.c) */
+	/* stability: -x amin (DT_C_EATTR), the clause's probe description, #pragma D attributes provider */
+	dtrace_attribute_t amin;
+	dtrace_attribute_t ctx_attr;
+	struct dt_prvattr *prvattrs;
 };
 
 /* lexer states the grammar selects */
@@ -344,6 +350,19 @@ struct dt_pcb {
 
 void dt_lex_begin(dt_pcb_t *pcb, int state);
 int dt_lex_lineno(dt_pcb_t *pcb); /* the scanner's current line */
+
+/* ---- stability attributes (DTrace's dt_attr_min, _dtrace_defattr, ...) ---- */
+extern const dtrace_attribute_t dt_attr_def;  /* Stable/Stable/Common */
+extern const dtrace_attribute_t dt_attr_max;  /* Standard/Standard/Common */
+extern const dtrace_attribute_t dt_attr_sym;  /* Private/Private/Unknown: kernel/module symbols */
+extern const dtrace_attribute_t dt_attr_typ;  /* Private/Private/Unknown: types of modules */
+extern const dtrace_pattr_t dt_attr_prvdesc;  /* Unstable/Unstable/Common for every part */
+dtrace_attribute_t dt_attr_min(dtrace_attribute_t a, dtrace_attribute_t b);
+/* Set n's attributes; below -x amin, DTrace's D_ATTR_MIN "attributes for <node> (...) are less ..." */
+void dt_node_attr_assign(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr);
+/* The provider attributes `name' has in this compilation (#pragma D attributes provider applied);
+   -1 when the host knows no such provider. */
+int dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap);
 
 /* ---- nodes ----------------------------------------------------------------- */
 dt_node_t *dt_node_new(dt_pcb_t *pcb, dt_nkind_t kind);
@@ -448,6 +467,8 @@ dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
 void dt_pragma(dt_pcb_t *pcb, char *line);
+/* A global, inline or enumerator just declared: the #pragma D attributes waiting for its name. */
+void dt_pragma_apply(dt_pcb_t *pcb, dt_ident_t *idp);
 
 /* ---- if/else: a clause as DTrace's sub-clauses (dt_sugar.c) ------------- */
 dt_node_t *dt_sugar(dt_pcb_t *pcb, dt_node_t *clause);

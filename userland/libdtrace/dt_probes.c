@@ -121,6 +121,7 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe
 	(void)snprintf(pvd.dtvd_name, sizeof(pvd.dtvd_name), "%s", first[0].dtpd_provider);
 	if (dt_ctl(dtp, DTRACE_CTL_PROVIDER, &pvd, NULL) != 0)
 		return -1;
+	dt_program_pattr(dtp, pvd.dtvd_name, &pvd.dtvd_attr);
 	if (first[1].dtpd_id > 1 &&
 	    (pvd.dtvd_attr.dtpa_args.dtat_data < DTRACE_STABILITY_EVOLVING ||
 	     (pvd.dtvd_attr.dtpa_mod.dtat_name >= DTRACE_STABILITY_EVOLVING && m_glob) ||

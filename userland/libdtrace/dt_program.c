@@ -69,6 +69,28 @@ dt_cops_probe_arg(void *arg, dtrace_argdesc_t *adp)
 	return dt_ctl(dtp, DTRACE_CTL_PROBEARG, adp, NULL) == 0 ? 0 : -1;
 }
 
+/* The #pragma D attributes provider of the programs compiled so far, oldest first. */
+static void
+dt_program_pattr_list(const dtrace_prog_t *pgp, const char *name, dtrace_pattr_t *pap)
+{
+	if (pgp == NULL)
+		return;
+	dt_program_pattr_list(pgp->dp_next, name, pap);
+	for (size_t i = 0; i < pgp->dp_cprog->nprvattrs; i++) {
+		const dt_cprvattr_t *a = &pgp->dp_cprog->prvattrs[i];
+		dtrace_attribute_t *p[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
+					   &pap->dtpa_name, &pap->dtpa_args};
+		if (strcmp(a->name, name) == 0 && a->part >= 0 && a->part < 5)
+			*p[a->part] = a->attr;
+	}
+}
+
+void
+dt_program_pattr(dtrace_hdl_t *dtp, const char *name, dtrace_pattr_t *pap)
+{
+	dt_program_pattr_list(dtp->dt_progs, name, pap);
+}
+
 static int
 dt_cops_provider_attr(void *arg, const char *name, dtrace_pattr_t *pap)
 {
@@ -80,6 +102,7 @@ dt_cops_provider_attr(void *arg, const char *name, dtrace_pattr_t *pap)
 	if (dt_ctl(dtp, DTRACE_CTL_PROVIDER, &pvd, NULL) != 0)
 		return -1;
 	*pap = pvd.dtvd_attr;
+	dt_program_pattr(dtp, name, pap);
 	return 0;
 }
 
@@ -201,6 +224,7 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	copts.treedump = dtp->dt_treedump;
 	copts.uarg_base = dtp->dt_nextuarg;
 	copts.vmax = dtp->dt_vmax;
+	copts.amin = dtp->dt_amin;
 	if (dtp->dt_target != 0) {
 		/* $target is the -c/-p process; the rest are ours, as DTrace has them */
 		copts.macros.set = 1;
@@ -636,6 +660,28 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *in
 	(void)dtp;
 	memset(info, 0, sizeof(*info));
 	info->dpi_matches = pgp->dp_matches;
+	/*
+	 * DTrace's minimum over the statements (one per clause and
+	 * description): from Standard/Standard/Common, or Stable/Stable/Common
+	 * for a program without any.
+	 */
+	static const dtrace_attribute_t maxattr = {DTRACE_STABILITY_MAX, DTRACE_STABILITY_MAX,
+						   DTRACE_CLASS_MAX};
+	static const dtrace_attribute_t defattr = {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE,
+						   DTRACE_CLASS_COMMON};
+	info->dpi_descattr = info->dpi_stmtattr = cp->necbs > 0 ? maxattr : defattr;
+	for (i = 0; i < cp->necbs; i++) {
+		dtrace_attribute_t *m[2] = {&info->dpi_descattr, &info->dpi_stmtattr};
+		const dtrace_attribute_t *a[2] = {&cp->ecbs[i].descattr, &cp->ecbs[i].stmtattr};
+		for (int j = 0; j < 2; j++) {
+			if (a[j]->dtat_name < m[j]->dtat_name)
+				m[j]->dtat_name = a[j]->dtat_name;
+			if (a[j]->dtat_data < m[j]->dtat_data)
+				m[j]->dtat_data = a[j]->dtat_data;
+			if (a[j]->dtat_class < m[j]->dtat_class)
+				m[j]->dtat_class = a[j]->dtat_class;
+		}
+	}
 	info->dpi_aggregates = (unsigned)cp->naggs;
 	for (i = 0; i < cp->nacts; i++) {
 		uint16_t k = cp->acts[i].kind;

@@ -116,6 +116,7 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, dtrace_optval_t *val);
 #define DTRACE_C_DIFV 0x0001   /* keep DIF for dtrace_program_disassemble (-S) */
 #define DTRACE_C_EMPTY 0x0002  /* permit an empty program */
 #define DTRACE_C_ZDEFS 0x0004  /* permit descriptions that match no probe (-Z) */
+#define DTRACE_C_EATTR 0x0008  /* refuse statements less stable than -x amin */
 #define DTRACE_C_CPP 0x0010    /* run the C preprocessor (-C) */
 #define DTRACE_C_KNODEF 0x0020 /* permit unresolved kernel symbols (-x knodefs) */
 #define DTRACE_C_UNODEF 0x0040 /* permit unresolved user symbols (-x unodefs) */
