@@ -667,7 +667,9 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 	name = t[0].s;
 	if ((val = strchr(name, '=')) != NULL)
 		*val++ = '\0';
-	if (pcb->opts->ops.setopt != NULL &&
+	/* a loaded library's options were set when it was loaded, once */
+	bool loaded = pcb->library != NULL && pcb->opts->library == NULL;
+	if (!loaded && pcb->opts->ops.setopt != NULL &&
 	    pcb->opts->ops.setopt(pcb->opts->ops.arg, name, val, errbuf, sizeof(errbuf)) != 0) {
 		if (val != NULL)
 			dt_error(pcb, 0, D_PRAGMA_OPTSET, "failed to set option '%s' to '%s': %s", name, val,

@@ -351,9 +351,11 @@ dt_lib_deps(dtrace_hdl_t *dtp, dt_libfile_t *lf)
 					free(path);
 				}
 				if (i == dtp->dt_nlibdirs) {
-					dt_dprintf("error parsing library %s: \"%s\", line %d: failed to find "
+					dt_dprintf("error parsing library %s: %s\"%s\", line %d: failed to find "
 						   "dependency in libpath: %s\n",
-						   lf->path, lf->path, line, w[4]);
+						   lf->path,
+						   (dtp->dt_cflags & DTRACE_C_ETAGS) ? "[D_PRAGMA_DEPEND] " : "",
+						   lf->path, line, w[4]);
 					return 0;
 				}
 				char **deps = realloc(lf->deps, sizeof(char *) * (size_t)(lf->ndeps + 1));
