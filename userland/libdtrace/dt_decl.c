@@ -763,29 +763,43 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 		m->name = name;
 		m->type = t;
 		m->bits = bits;
+		/*
+		 * DTrace's layout (libctf's ctf_add_member): a bit-field's type
+		 * is an integer of its width in bytes rounded up to a power of
+		 * two (fsize), aligned to that size.  A struct member starts at
+		 * the first byte after the bits of the previous one (fields
+		 * never share a byte) rounded up to its alignment, and the
+		 * struct ends with the whole type of its last member, so
+		 * struct { char c; long z:33; } is 16 bytes.  A union is as
+		 * large as its largest member's type.
+		 */
+		uint64_t msize = r->size;
+		if (bits > 0) {
+			uint64_t bytes = ((uint64_t)bits + 7) / 8;
+			for (msize = 1; msize < bytes; msize *= 2)
+				;
+		}
 		if (sou->kind == DT_TK_UNION) {
 			m->off = 0;
-			if (r->size > sou->size)
-				sou->size = r->size;
-		} else if (bits > 0) {
-			/*
-			 * DTrace's layout (libctf's ctf_add_member): a bit-field's
-			 * type is its width in bytes rounded up to a power of two,
-			 * and it starts at the first byte after the previous
-			 * member that is aligned to that size; fields never share
-			 * a byte.  sou->size is the byte after the previous member.
-			 */
-			uint64_t bytes = ((uint64_t)bits + 7) / 8, fsize = 1;
-			while (fsize < bytes)
-				fsize *= 2;
-			uint64_t bitpos = (sou->size + fsize - 1) / fsize * fsize * 8;
-			m->off = bitpos / (r->size * 8) * r->size;
-			m->bitoff = (int)(bitpos - m->off * 8);
-			sou->size = bitpos / 8 + bytes;
+			if (msize > sou->size)
+				sou->size = msize;
 		} else {
-			uint64_t a = dt_decl_ctf_align(r, 0);
-			m->off = (sou->size + a - 1) / a * a;
-			sou->size = m->off + r->size;
+			const dt_member_t *last = *lastp;
+			uint64_t end = 0;
+			if (last != NULL && last->bits > 0)
+				end = (last->off * 8 + (uint64_t)last->bitoff + (uint64_t)last->bits + 7) / 8;
+			else if (last != NULL)
+				end = last->off + dt_type_resolve(last->type)->size;
+			if (bits > 0) {
+				uint64_t bitpos = (end + msize - 1) / msize * msize * 8;
+				m->off = bitpos / (r->size * 8) * r->size;
+				m->bitoff = (int)(bitpos - m->off * 8);
+				sou->size = bitpos / 8 + msize;
+			} else {
+				uint64_t a = dt_decl_ctf_align(r, 0);
+				m->off = (end + a - 1) / a * a;
+				sou->size = m->off + r->size;
+			}
 		}
 		if (r->align > sou->align)
 			sou->align = r->align;
