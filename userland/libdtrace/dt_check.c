@@ -1185,6 +1185,17 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		f->attr = n->left->attr;
 		return f;
 	}
+	/*
+	 * sizeof of a string constant is its length plus the NUL, not the
+	 * string type's strsize: DTrace folds it when building the node
+	 * (dt_node_op1, dt_node_type_size of a DT_NODE_STRING).
+	 */
+	if (op == DT_TOK_SIZEOF && n->left->kind == DT_NODE_STRING) {
+		dt_node_t *f = dt_node_int(pcb, strlen(n->left->string) + 1);
+		f->line = n->line;
+		dt_node_type_assign(f, pcb->t_size);
+		return f;
+	}
 	if (op == DT_TOK_PREINC || op == DT_TOK_POSTINC || op == DT_TOK_PREDEC || op == DT_TOK_POSTDEC) {
 		c = n->left = dt_cook_lvalue(pcb, n->left);
 		if (c->kind == DT_NODE_VAR && c->ident->type == NULL) {
