@@ -125,6 +125,11 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "pointer to translated data");
 		return buf;
 	}
+	/* a variable that took the dynamic type (x = xlate<T *>(e)) is named by its kind too */
+	if (dt_node_is_dynamic(n) && n->kind == DT_NODE_VAR && n->ident != NULL) {
+		snprintf(buf, len, "%s", dt_idkind_name(n->ident->kind));
+		return buf;
+	}
 	return dt_type_name(n->type, buf, len);
 }
 
@@ -335,6 +340,14 @@ dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 	/* a stack, _symaddr or _usymaddr value goes only where its own type does */
 	if ((l->type != NULL && l->type->isvalue) || (r->type != NULL && r->type->isvalue))
 		return l->type == r->type;
+	/*
+	 * A dynamic type (a translated pointer) is compatible with nothing,
+	 * not even itself: DTrace's dt_node_is_argcompat() compares CTF types
+	 * only for functions, structs and unions and otherwise asks
+	 * dt_node_is_ptrcompat(), which fails on a dynamic operand.
+	 */
+	if (dt_node_is_dynamic(l) || dt_node_is_dynamic(r))
+		return false;
 	if (dt_type_compat(l->type, r->type))
 		return true;
 	return dt_node_is_ptrcompat(l, r);
