@@ -136,8 +136,8 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 /* ---- stability attributes --------------------------------------------------- */
 
 /*
- * DTrace's _dtrace_defattr, _dtrace_maxattr, _dtrace_symattr, _dtrace_typattr
- * and _dtrace_prvdesc (dt_open.c).  Every node starts Stable/Stable/Common,
+ * DTrace's _dtrace_defattr, _dtrace_maxattr, _dtrace_symattr, _dtrace_typattr,
+ * _dtrace_prvattr and _dtrace_prvdesc (dt_open.c).  Every node starts Stable/Stable/Common,
  * as dt_node_xalloc() makes it.
  */
 #define DT_ATTR(n, d, c) {DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, DTRACE_CLASS_##c}
@@ -145,6 +145,7 @@ const dtrace_attribute_t dt_attr_def = DT_ATTR(STABLE, STABLE, COMMON);
 const dtrace_attribute_t dt_attr_max = DT_ATTR(STANDARD, STANDARD, COMMON);
 const dtrace_attribute_t dt_attr_sym = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
 const dtrace_attribute_t dt_attr_typ = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
+const dtrace_attribute_t dt_attr_prv = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
 const dtrace_pattr_t dt_attr_prvdesc = {
 	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
 	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
@@ -280,6 +281,12 @@ dt_attr_nodename(dt_node_t *n, char *buf, size_t len)
 void
 dt_node_attr_assign(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr)
 {
+	dt_node_attr_assign_named(pcb, n, attr, NULL);
+}
+
+void
+dt_node_attr_assign_named(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr, const char *what)
+{
 	const dtrace_attribute_t *m = &pcb->amin;
 
 	/* DTrace's dt_attr_cmp(): below the minimum when any one part is */
@@ -290,7 +297,8 @@ dt_node_attr_assign(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr)
 		char name[1024];
 
 		dnerror(pcb, n, D_ATTR_MIN, "attributes for %s (%s/%s/%s) are less than predefined minimum",
-			dt_attr_nodename(n, name, sizeof(name)), stab[attr.dtat_name], stab[attr.dtat_data],
+			what != NULL ? what : dt_attr_nodename(n, name, sizeof(name)), stab[attr.dtat_name],
+			stab[attr.dtat_data],
 			cls[attr.dtat_class]);
 	}
 	n->attr = attr;

@@ -242,7 +242,7 @@ dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 			 "inappropriate storage class for function or associative array parameter");
 	dd = dt_ds_ident(pcb, ds, dd);
 	t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
-	n = dt_node_type(pcb, t);
+	n = dt_node_type_written(pcb, t);
 	n->string = name;
 	return n;
 }

@@ -331,7 +331,7 @@ postfix_expression:
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5)));
 		}
 	|	DT_TOK_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR expression DT_TOK_RPAR {
-			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type(pcb, $3), $6));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type_written(pcb, $3), $6));
 		}
 	;
 
@@ -342,7 +342,7 @@ unary_expression:
 	|	unary_operator cast_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, (int)$1, $2)); }
 	|	DT_TOK_SIZEOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, $2)); }
 	|	DT_TOK_SIZEOF DT_TOK_LPAR type_name DT_TOK_RPAR {
-			$$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type(pcb, $3)));
+			$$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type_written(pcb, $3)));
 		}
 	|	DT_TOK_STRINGOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_STRINGOF, $2)); }
 	;
@@ -359,7 +359,7 @@ unary_operator:
 cast_expression:
 		unary_expression
 	|	DT_TOK_LPAR type_name DT_TOK_RPAR cast_expression {
-			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, $2), $4));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type_written(pcb, $2), $4));
 		}
 	;
 

@@ -579,11 +579,20 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		a->flags &= ~DT_NF_SIGNED;
 		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
 		a->line = cast->line = n->line;
-		if (dt_type_resolve(t)->kind == DT_TK_FUNC)
-			return dt_cook(pcb, cast, idflags);
-		dt_node_t *d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
-		d->line = n->line;
-		return dt_cook(pcb, d, idflags);
+		dt_node_t *d = cast;
+		if (dt_type_resolve(t)->kind != DT_TK_FUNC) {
+			d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
+			d->line = n->line;
+		}
+		/* DTrace's symbol node: _dtrace_symattr, checked against -x amin as the symbol */
+		uint32_t cflags = pcb->cflags;
+		char what[512];
+		pcb->cflags &= ~DT_C_EATTR;
+		d = dt_cook(pcb, d, idflags);
+		pcb->cflags = cflags;
+		snprintf(what, sizeof(what), "symbol %s`%s", m->name, name);
+		dt_node_attr_assign_named(pcb, d, dt_attr_sym, what);
+		return d;
 	}
 	/* a scoped name is never a D variable: DTrace's words for what is missing */
 	dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: %s", n->string,

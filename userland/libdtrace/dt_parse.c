@@ -292,6 +292,15 @@ dt_node_type(dt_pcb_t *pcb, dt_type_t *t)
 }
 
 dt_node_t *
+dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t)
+{
+	dt_node_t *n = dt_node_type(pcb, t);
+
+	dt_node_attr_assign(pcb, n, n->attr);
+	return n;
+}
+
+dt_node_t *
 dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n)
 {
 	dt_node_t *head = NULL, **pp = &head;
@@ -802,12 +811,12 @@ dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap)
 
 	if (ops->provider_attr == NULL || ops->provider_attr(ops->arg, name, pap) != 0) {
 		size_t i = 0;
-		/* one the program declares: DTrace's dt_provider_create() makes it all Unstable */
+		/* one the program declares: DTrace's dt_provider_create() makes it all _dtrace_prvattr */
 		while (i < pcb->prog->nproviders && strcmp(pcb->prog->providers[i].name, name) != 0)
 			i++;
 		if (i == pcb->prog->nproviders)
 			return -1;
-		*pap = dt_attr_prvdesc;
+		pap->dtpa_provider = pap->dtpa_mod = pap->dtpa_func = pap->dtpa_name = pap->dtpa_args = dt_attr_prv;
 	}
 	for (struct dt_prvattr *pv = pcb->prvattrs; pv != NULL; pv = pv->next) {
 		if (strcmp(pv->name, name) != 0)

@@ -356,10 +356,13 @@ extern const dtrace_attribute_t dt_attr_def;  /* Stable/Stable/Common */
 extern const dtrace_attribute_t dt_attr_max;  /* Standard/Standard/Common */
 extern const dtrace_attribute_t dt_attr_sym;  /* Private/Private/Unknown: kernel/module symbols */
 extern const dtrace_attribute_t dt_attr_typ;  /* Private/Private/Unknown: types of modules */
+extern const dtrace_attribute_t dt_attr_prv;  /* Private/Private/Unknown: a provider the program declares */
 extern const dtrace_pattr_t dt_attr_prvdesc;  /* Unstable/Unstable/Common for every part */
 dtrace_attribute_t dt_attr_min(dtrace_attribute_t a, dtrace_attribute_t b);
 /* Set n's attributes; below -x amin, DTrace's D_ATTR_MIN "attributes for <node> (...) are less ..." */
 void dt_node_attr_assign(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr);
+/* The same, the node described as `what' ("symbol mod`sym") in the message. */
+void dt_node_attr_assign_named(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr, const char *what);
 /* The provider attributes `name' has in this compilation (#pragma D attributes provider applied);
    -1 when the host knows no such provider. */
 int dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap);
@@ -375,6 +378,8 @@ dt_node_t *dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r);
 dt_node_t *dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args);
 dt_node_t *dt_node_link(dt_node_t *a, dt_node_t *b);
 dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
+/* A type name written in the program: its attributes checked against -x amin as DTrace's parser does. */
+dt_node_t *dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t);
 /* A private copy of a chain of nodes (following ->list) and all their subtrees. */
 dt_node_t *dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n);
 int dt_node_count(const dt_node_t *n);
