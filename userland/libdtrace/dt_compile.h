@@ -159,7 +159,12 @@ typedef struct dt_copts {
 	 */
 	int iregs;
 	int tregs;
-	/* -x tree=N: dump the parse tree to stderr after pass P when bit P-1 of N is set */
+	/*
+	 * -x tree=N: DTrace dumps its parse tree to stderr after pass P when
+	 * bit P-1 of N is set (dt_node_printr: node kinds, CTF type names,
+	 * attributes, flags; pass 4 prints each clause as D).  Recorded, not
+	 * dumped yet: this compiler's trees are not shaped as DTrace's.
+	 */
 	int treedump;
 	/*
 	 * The libraries loaded so far, in the order they were loaded, and the
