@@ -98,6 +98,7 @@ dt_idtab_insert(dt_pcb_t *pcb, dt_idtab_t *tab, const char *name, dt_idkind_t ki
 	i->id = tab->nextid++;
 	i->line = pcb->lineno;
 	i->attr = dt_attr_def;
+	i->lib = pcb->library;
 	/* the index at most half full: probes stay short */
 	if (tab->index == NULL || tab->ihead != tab->head || 2 * (tab->icount + 1) > tab->isize)
 		dt_idtab_reindex(pcb, tab);

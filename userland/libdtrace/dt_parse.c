@@ -699,7 +699,7 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		pcb->cflags |= DT_C_EMPTY;
 	else if (strcmp(name, "pspec") == 0)
 		pcb->cflags |= DT_C_PSPEC;
-	else if (strcmp(name, "amin") == 0 && dt_str2attr(val, &pcb->amin) == 0)
+	else if (strcmp(name, "amin") == 0 && !loaded && dt_str2attr(val, &pcb->amin) == 0)
 		pcb->cflags |= DT_C_EATTR; /* DTrace's dt_opt_amin() in a compilation: this one only */
 	else if (strcmp(name, "version") == 0 && val != NULL) {
 		/* setopt accepted it: a defined version, no newer than the current one */
@@ -894,11 +894,12 @@ dt_pragma_binding(dt_pcb_t *pcb, const char *prname, dt_ptok_t *t, int n)
 		name = t[1].s;
 	}
 	dt_ident_t *idp = dt_builtin_lookup(pcb, name);
-	if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))
-		dt_error(pcb, 0, D_PRAGMA_SCOPE, "#pragma %s cannot modify entity defined outside program scope",
-			 prname);
 	if (idp == NULL)
 		idp = dt_idtab_lookup(&pcb->globals, name);
+	/* DTrace's own names, and those of another compilation: a D library's for a program */
+	if (idp != NULL && ((idp->flags & DT_IDFLG_BUILTIN) || idp->lib != pcb->library))
+		dt_error(pcb, 0, D_PRAGMA_SCOPE, "#pragma %s cannot modify entity defined outside program scope",
+			 prname);
 	if (idp != NULL) {
 		if (attrs)
 			idp->attr = attr;

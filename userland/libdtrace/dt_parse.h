@@ -164,6 +164,7 @@ struct dt_ident {
 	uint64_t nnodes;     /* inlines: nodes of the expanded expression (dt_decl.c) */
 	dt_ident_t *xlarg;   /* translators: the input parameter (type: keys[0]) */
 	dtrace_attribute_t attr; /* stability (DTrace's di_attr) */
+	const char *lib;     /* the D library that declared it (pcb->library), NULL: the program */
 	dt_ident_t *next;
 };
 

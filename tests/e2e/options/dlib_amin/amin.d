@@ -1,0 +1,2 @@
+/* A D library setting the attribute minimum for its own compilation only. */
+#pragma D option amin=Standard/Standard/Common
