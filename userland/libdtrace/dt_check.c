@@ -1062,7 +1062,7 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			dt_node_t *c = dt_node_int(pcb, (uint64_t)idp->value);
 			c->line = n->line;
 			dt_node_type_assign(c, idp->type);
-			dt_ident_attr_assign(pcb, n, idp, c, dt_attr_min(dt_attr_def, idp->attr));
+			/* DTrace's parser makes an enumerator its integer: Stable/Stable/Common */
 			return c;
 		}
 		case DT_IDENT_INLINE: {
@@ -1708,7 +1708,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 					"ambiguous use of operator %s: %s is both a %s enum tag and a global %s",
 					dt_opstr(op), n->right->string, dt_node_type_name(l, n1, sizeof(n1)),
 					dt_idkind_name(g->kind));
-			if (m != NULL) {
+			if (m != NULL && !dt_ident_is_intconst(pcb, n->right->string)) {
 				dt_node_t *c = dt_node_int(pcb, (uint64_t)m->value);
 				c->line = n->right->line;
 				dt_node_type_assign(c, l->type);
