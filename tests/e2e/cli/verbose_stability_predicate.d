@@ -1,0 +1,1 @@
+/* The program is the -n: its predicate's attributes count (curthread's Private data). */
