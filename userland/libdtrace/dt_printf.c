@@ -675,6 +675,58 @@ dt_pf_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int 
 	return err;
 }
 
+/*
+ * One record under its conversion: the conversion's own formatting of the
+ * record's bytes (for %@, of count(), sum(), min() and max() values too, as
+ * DTrace's dt_printf_format() hands them to the conversion's pfc_print).
+ */
+static int
+dt_pf_value(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
+	    const char *addr, size_t size, uint64_t normal)
+{
+	const dt_pfconv_t *pfc = pfd->pfd_conv;
+
+	switch (pfc->pfc_kind) {
+	case DT_PF_SINT:
+	case DT_PF_UINT:
+	case DT_PF_DINT:
+		return dt_pf_integer(dtp, fp, pfd, width, prec, addr, size, normal);
+	case DT_PF_FP:
+		return dt_pf_fp(dtp, fp, pfd, width, prec, addr, size, normal);
+	case DT_PF_ADDR:
+		return dt_pf_addr(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_UADDR:
+		return dt_pf_uaddr(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_STACK:
+		return dt_pf_stack(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_TIME:
+	case DT_PF_TIME822:
+		return dt_pf_time(dtp, fp, pfd, width, prec, addr, size,
+		                  pfc->pfc_kind == DT_PF_TIME822);
+	case DT_PF_CSTR:
+		return dt_pf_cstr(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_ESTR:
+		return dt_pf_estr(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_INET:
+		return dt_pf_inet(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_PORT:
+		return dt_pf_port(dtp, fp, pfd, width, prec, addr, size);
+	case DT_PF_ECHR: {
+		int64_t v;
+		char c;
+
+		if (size > sizeof(int32_t) || dt_getint(dtp, addr, size, &v) != 0)
+			return dt_set_errno(dtp, EDT_DMISMATCH);
+		c = (char)v;
+		return dt_pf_estr(dtp, fp, pfd, width, prec, &c, 1);
+	}
+	case DT_PF_WSTR:
+		return dt_pf_wstr(dtp, fp, pfd, width, prec, addr, size);
+	default:
+		return dt_set_errno(dtp, EDT_BADCONV);
+	}
+}
+
 /* An aggregation value under %@, by aggregating function. */
 static int
 dt_pf_aggval(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
@@ -700,16 +752,7 @@ dt_pf_aggval(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int
 		v = data[0] != 0 ? (int64_t)dt_stddev((const uint64_t *)addr, normal) : 0;
 		break;
 	default:
-		switch (pfc->pfc_kind) {
-		case DT_PF_SINT:
-		case DT_PF_UINT:
-		case DT_PF_DINT:
-			return dt_pf_integer(dtp, fp, pfd, width, prec, addr, size, normal);
-		case DT_PF_FP:
-			return dt_pf_fp(dtp, fp, pfd, width, prec, addr, size, normal);
-		default:
-			return dt_set_errno(dtp, EDT_DMISMATCH);
-		}
+		return dt_pf_value(dtp, fp, pfd, width, prec, addr, size, normal);
 	}
 	/* avg() and stddev() have been reduced to one 64-bit value */
 	if (pfc->pfc_kind != DT_PF_SINT && pfc->pfc_kind != DT_PF_UINT &&
@@ -839,57 +882,7 @@ dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_rec
 			           ? dt_print_mod(dtp, fp, format, addr)
 			           : dt_print_umod(dtp, fp, format, addr);
 		} else {
-			switch (pfc->pfc_kind) {
-			case DT_PF_SINT:
-			case DT_PF_UINT:
-			case DT_PF_DINT:
-				rval = dt_pf_integer(dtp, fp, pfd, width, prec, addr, size, normal);
-				break;
-			case DT_PF_FP:
-				rval = dt_pf_fp(dtp, fp, pfd, width, prec, addr, size, normal);
-				break;
-			case DT_PF_ADDR:
-				rval = dt_pf_addr(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_UADDR:
-				rval = dt_pf_uaddr(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_STACK:
-				rval = dt_pf_stack(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_TIME:
-			case DT_PF_TIME822:
-				rval = dt_pf_time(dtp, fp, pfd, width, prec, addr, size,
-				                  pfc->pfc_kind == DT_PF_TIME822);
-				break;
-			case DT_PF_CSTR:
-				rval = dt_pf_cstr(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_ESTR:
-				rval = dt_pf_estr(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_INET:
-				rval = dt_pf_inet(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_PORT:
-				rval = dt_pf_port(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			case DT_PF_ECHR: {
-				int64_t v;
-				char c;
-
-				if (size > sizeof(int32_t) || dt_getint(dtp, addr, size, &v) != 0)
-					return dt_set_errno(dtp, EDT_DMISMATCH);
-				c = (char)v;
-				rval = dt_pf_estr(dtp, fp, pfd, width, prec, &c, 1);
-				break;
-			}
-			case DT_PF_WSTR:
-				rval = dt_pf_wstr(dtp, fp, pfd, width, prec, addr, size);
-				break;
-			default:
-				rval = dt_set_errno(dtp, EDT_BADCONV);
-			}
+			rval = dt_pf_value(dtp, fp, pfd, width, prec, addr, size, normal);
 		}
 		if (rval != 0)
 			return -1;
