@@ -199,7 +199,7 @@ test_many_types(void)
 	free(src);
 	src = many_types(10000, "typedef int t17;");
 	if (src != NULL)
-		expect_err(src, "D_DECL_IDRED", "line 20001: identifier redeclared: t17");
+		expect_err(src, "D_DECL_IDRED", "line 20001: typedef redeclared: t17");
 	free(src);
 	src = many_types(10000, "struct s17 { int x; };");
 	if (src != NULL)

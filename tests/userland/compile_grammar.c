@@ -192,13 +192,32 @@ test_typedef_names_as_names(void)
 	expect_const("struct bf { int a : 3, : 2, b : 4; }; BEGIN { trace(sizeof (struct bf)); }", "0x3");
 
 	/*
-	 * after a type among a declaration's specifiers, a typedef name is the
-	 * declared name (DTrace's dt_decl_spec), which DTrace then refuses as a
-	 * typedef's name; a second name after it is an old-style declaration
+	 * after a declaration's type, the lexer gives a typedef name as the
+	 * declared name (DTrace's id_or_type()), which DTrace then refuses as a
+	 * typedef's name; a second name after it is a syntax error.  After a
+	 * struct tag, which waits for the next token, the typedef name is read as
+	 * a type and taken for the name (dt_decl_spec()): a second name is then
+	 * an old-style declaration.  A pointer on the declaration's stack hides
+	 * the type from the lexer, as in DTrace.
 	 */
 	expect_err("typedef int foo_t;\nint foo_t;\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
-	expect_err("typedef int foo_t;\nint foo_t x;\n", "D_DECL_IDENT",
-		   "line 2: old-style declaration or incorrect type specified");
+	expect_err("typedef int foo_t;\nint *foo_t;\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
+	expect_err("typedef int foo_t;\nfoo_t foo_t;\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
+	expect_err("typedef int foo_t;\nint *(*foo_t);\n", "D_SYNTAX", "line 2: syntax error near \"foo_t\"");
+	expect_err("typedef int foo_t;\nint foo_t x;\n", "D_SYNTAX", "line 2: syntax error near \"x\"");
+	expect_err("struct s { int a; };\ntypedef int foo_t;\nstruct s foo_t x;\n", "D_DECL_IDENT",
+		   "line 3: old-style declaration or incorrect type specified");
+	expect_err("typedef int foo_t;\nstruct { int a; } foo_t;\n", "D_DECL_COMBO", "line 2: invalid type combination");
+	expect_err("typedef int foo_t;\ntypedef int foo_t;\n", "D_DECL_IDRED", "line 2: typedef redeclared: foo_t");
+	expect_err("typedef int foo_t;\nstruct s { int a; };\ntypedef struct s foo_t;\n", "D_DECL_IDRED",
+		   "line 3: identifier redeclared: foo_t");
+	/* brackets, parentheses and bodies are scopes of their own: there it is a type again */
+	expect_err("typedef int foo_t;\nint foo_t[foo_t];\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
+	expect_ok("typedef int foo_t; int a[int, foo_t]; int (*f)(int, foo_t); struct s { int foo_t; } v; BEGIN { }");
+	expect_const("typedef int foo_t; inline int k = sizeof (foo_t); BEGIN { trace(k); }", "0x4");
+	/* an enumerator is a name only where the lexer's peek makes it one (before `=') */
+	expect_err("typedef int foo_t;\nenum e { foo_t };\n", "D_SYNTAX", "line 2: syntax error near \"foo_t\"");
+	expect_const("typedef int foo_t; enum e { foo_t = 5 }; BEGIN { trace(foo_t); }", "0x5");
 	expect_err("typedef int foo_t;\nlong foo_t x;\n", "D_DECL_LONGINT",
 		   "line 2: invalid type declaration: long and long long may only be used with integer or "
 		   "floating-point type");
@@ -247,7 +266,7 @@ test_function_declarators(void)
 	expect_ok("int (*f1)(int, char *); int (*f2)(void); int (*f3)(int, ...); int (*f4)(...); BEGIN { }");
 	expect_ok("int (*f5)(int (*)(int), char); int *(*f6)(int); BEGIN { }");
 	expect_ok("typedef int foo_t; int (*g1)(foo_t); int (*g2)(const foo_t); BEGIN { }");
-	/* right after `(' a typedef name is a type: g3 takes a function of foo_t */
+	/* after a parameter's type, even inside parentheses, a typedef name is the parameter's name */
 	expect_ok("typedef int foo_t; int (*g3)(int (foo_t)); int (*g4)(int ((foo_t))); BEGIN { }");
 	/* elsewhere in a parameter it names the parameter */
 	expect_ok("typedef int foo_t; int (*g5)(int *foo_t); int (*g6)(int (*foo_t)(int)); BEGIN { }");

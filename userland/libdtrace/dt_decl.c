@@ -21,6 +21,78 @@ dt_ds_new(dt_pcb_t *pcb)
 	return ds;
 }
 
+/*
+ * What DTrace's lexer knows of the declaration being parsed.  Its
+ * id_or_type() returns an identifier, not a type name, for a name that is a
+ * type when the declaration on top of the current scope's stack already has
+ * a type name (dd_name: void, char, int, float, double, string, a typedef
+ * name, a struct, union or enum tag; not short, long, signed, unsigned or a
+ * qualifier), so "int foo_t;" and "int *foo_t;" declare foo_t (and are then
+ * refused: "typedef identifier redeclared").  A pointer declarator pushed on
+ * the stack hides that name until the declarator ends ("int *(*foo_t)" does
+ * not declare foo_t); a struct, union or enum body, array brackets and a
+ * function's parameters are scopes of their own; the declaration's end pops
+ * it.  Our grammar calls these where DTrace's dt_decl_spec(), dt_decl_ptr(),
+ * dt_decl_reset(), dt_decl_pop() and dt_scope_push()/pop() run, so the
+ * lexer's answer changes at the same tokens.  Deeper than 63 scopes nothing
+ * is named (no program nests declarations so deep).
+ */
+void
+dt_dscope_push(dt_pcb_t *pcb)
+{
+	pcb->dscope++;
+	if (pcb->dscope < 64) {
+		pcb->dscope_named &= ~(1ULL << pcb->dscope);
+		pcb->dscope_ptr &= ~(1ULL << pcb->dscope);
+	}
+}
+
+void
+dt_dscope_pop(dt_pcb_t *pcb)
+{
+	if (pcb->dscope > 0)
+		pcb->dscope--;
+}
+
+void
+dt_dscope_name(dt_pcb_t *pcb)
+{
+	if (pcb->dscope < 64)
+		pcb->dscope_named |= 1ULL << pcb->dscope;
+}
+
+void
+dt_dscope_ptr(dt_pcb_t *pcb)
+{
+	if (pcb->dscope < 64)
+		pcb->dscope_ptr |= 1ULL << pcb->dscope;
+}
+
+/* a declarator ends: the declaration's specifiers are on top again */
+void
+dt_dscope_reset(dt_pcb_t *pcb)
+{
+	if (pcb->dscope < 64)
+		pcb->dscope_ptr &= ~(1ULL << pcb->dscope);
+}
+
+/* a declaration, a parameter or a type name ends */
+void
+dt_dscope_end(dt_pcb_t *pcb)
+{
+	if (pcb->dscope < 64) {
+		pcb->dscope_named &= ~(1ULL << pcb->dscope);
+		pcb->dscope_ptr &= ~(1ULL << pcb->dscope);
+	}
+}
+
+bool
+dt_dscope_named(const dt_pcb_t *pcb)
+{
+	return pcb->dscope < 64 && (pcb->dscope_named & (1ULL << pcb->dscope)) &&
+	       !(pcb->dscope_ptr & (1ULL << pcb->dscope));
+}
+
 void
 dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls)
 {
@@ -54,6 +126,7 @@ dt_ds_base(dt_pcb_t *pcb, dt_declspec_t *ds, int kw)
 	if (ds->base != 0 || ds->named != NULL)
 		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
 	ds->base = kw;
+	dt_dscope_name(pcb);
 }
 
 void
@@ -62,6 +135,9 @@ dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t)
 	if (ds->base != 0 || ds->named != NULL)
 		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
 	ds->named = t;
+	/* an anonymous struct, union or enum names nothing (DTrace's dd_name stays NULL) */
+	if (t == NULL || t->name != NULL)
+		dt_dscope_name(pcb);
 }
 
 /*
@@ -78,6 +154,9 @@ dt_ds_tname(dt_pcb_t *pcb, dt_declspec_t *ds, const char *name)
 		dt_ds_named(pcb, ds, dt_type_lookup(pcb, name));
 		return;
 	}
+	/* after an anonymous struct, union or enum no name was known: DTrace's dd_name is NULL */
+	if (ds->base == 0 && ds->named->name == NULL)
+		dt_error(pcb, 0, D_DECL_COMBO, "invalid type combination");
 	if (ds->cls == DT_DC_TYPEDEF)
 		dt_error(pcb, 0, D_DECL_IDRED, "identifier redeclared: %s", name);
 	if (ds->ident != NULL)

@@ -61,9 +61,11 @@ int dt_lex_lineno(dt_pcb_t *pcb);
  * The one shift/reduce conflict is C's dangling else: in
  * `if (a) if (b) s1; else s2;' the else could close either if; shifting
  * gives it to the nearest one, as C and DTrace do.  Whether a typedef name
- * is a type or a name is settled in the grammar (declaration_specifiers,
- * declarator_notn, param_declarator, specifier_qualifier_list); the lexer
- * decides only type name against variable (dt_id_or_type in dt_lex.l).
+ * is a type or a name is settled by the lexer as DTrace's is: a variable's
+ * name, or the name a declaration declares once its type is known, is an
+ * identifier (dt_id_or_type in dt_lex.l, dt_dscope_* in dt_decl.c, which the
+ * actions below keep in step with the parse); a declarator's name is an
+ * identifier only.
  */
 %expect 1
 
@@ -125,9 +127,7 @@ static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, 
 %type <l_int> storage_class d_storage_class type_qualifier type_keyword
 %type <l_dd> declarator direct_declarator abstract_declarator direct_abstract_declarator
 %type <l_dd> init_declarator_list init_declarator pointer struct_declarator struct_declarator_list
-%type <l_dd> param_declarator param_direct_declarator param_direct_declarator_notn
-%type <l_dd> declarator_suffix declarator_notn direct_declarator_notn
-%type <l_dd> untyped_struct_declarator_list untyped_struct_declarator
+%type <l_dd> declarator_suffix
 %type <l_type> type_name struct_or_union_specifier enum_specifier struct_or_union_definition
 %type <l_type> enum_definition type_tagged
 %type <l_int> struct_or_union
@@ -181,8 +181,10 @@ probe_parameters:
 	;
 
 inline_definition:
-		DT_KEY_INLINE declaration_specifiers declarator_notn DT_TOK_ASGN assignment_expression ';' {
-			dt_decl_inline(pcb, $2, $3, $5);
+		DT_KEY_INLINE declaration_specifiers declarator DT_TOK_ASGN dscope_push assignment_expression ';' {
+			dt_dscope_pop(pcb);
+			dt_dscope_end(pcb);
+			dt_decl_inline(pcb, $2, $3, $6);
 		}
 	;
 
@@ -466,25 +468,25 @@ constant_expression:
 /* ---- declarations ---- */
 
 declaration:
-		declaration_specifiers ';' { dt_decl_declare(pcb, $1, NULL); }
-	|	declaration_specifiers init_declarator_list ';' { dt_decl_declare(pcb, $1, $2); }
+		declaration_specifiers ';' { dt_dscope_end(pcb); dt_decl_declare(pcb, $1, NULL); }
+	|	declaration_specifiers init_declarator_list ';' { dt_dscope_end(pcb); dt_decl_declare(pcb, $1, $2); }
 	;
 
 /* the first declarator follows the specifiers, so it cannot begin with a typedef name */
 init_declarator_list:
-		declarator_notn
+		init_declarator
 	|	init_declarator_list DT_TOK_COMMA init_declarator { $$ = dt_dd_append($1, $3); }
 	;
 
 /*
- * Declaration specifiers.  As in DTrace, a typedef name among a declaration's
- * specifiers is read there (dt_ds_tname()): the type when none came before
- * it, else the declared name (`int foo_t;' declares foo_t, which DTrace then
- * refuses as a typedef's name; in a typedef it is a redeclaration), so the
- * declarator that follows the specifiers may not begin with a typedef name
- * (declarator_notn); behind `*' or inside parentheses it may (`int *foo_t',
- * `int (foo_t)').  Storage classes, qualifiers and type keywords may come in
- * any order; bad combinations are found by dt_ds_*().
+ * Declaration specifiers.  After a type the lexer gives a typedef's name as
+ * an identifier (`int foo_t;' declares foo_t, which is then refused as a
+ * typedef's name), except where DTrace's parser has not yet taken in the
+ * type when the name is read: in `struct s foo_t;' the tag waits for the
+ * token after it.  Such a typedef name among the specifiers is read as
+ * DTrace's dt_decl_spec() reads it (dt_ds_tname()): the declared name, or in
+ * a typedef a redeclaration.  Storage classes, qualifiers and type keywords
+ * may come in any order; bad combinations are found by dt_ds_*().
  */
 declaration_specifiers:
 		d_storage_class			{ $$ = dt_ds_new(pcb); dt_ds_class(pcb, $$, (int)$1); }
@@ -585,6 +587,7 @@ struct_or_union:
 
 struct_or_union_specifier:
 		struct_or_union_definition struct_declaration_list '}' {
+			dt_dscope_pop(pcb);
 			dt_decl_sou_end(pcb, $1);
 			$$ = $1;
 		}
@@ -593,9 +596,9 @@ struct_or_union_specifier:
 	;
 
 struct_or_union_definition:
-		struct_or_union '{'			{ $$ = dt_decl_sou_begin(pcb, (int)$1, NULL); }
-	|	struct_or_union DT_TOK_IDENT '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); }
-	|	struct_or_union DT_TOK_TNAME '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); }
+		struct_or_union '{'			{ $$ = dt_decl_sou_begin(pcb, (int)$1, NULL); dt_dscope_push(pcb); }
+	|	struct_or_union DT_TOK_IDENT '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); dt_dscope_push(pcb); }
+	|	struct_or_union DT_TOK_TNAME '{'	{ $$ = dt_decl_sou_begin(pcb, (int)$1, $2); dt_dscope_push(pcb); }
 	;
 
 struct_declaration_list:
@@ -604,25 +607,10 @@ struct_declaration_list:
 	;
 
 struct_declaration:
-		sq_typed struct_declarator_list ';' {
+		specifier_qualifier_list struct_declarator_list ';' {
+			dt_dscope_end(pcb);
 			dt_decl_sou_member(pcb, NULL, $1, $2);
 		}
-	|	sq_untyped untyped_struct_declarator_list ';' {
-			dt_decl_sou_member(pcb, NULL, $1, $2);
-		}
-	;
-
-untyped_struct_declarator_list:
-		untyped_struct_declarator
-	|	untyped_struct_declarator_list DT_TOK_COMMA struct_declarator { $$ = dt_dd_append($1, $3); }
-	;
-
-untyped_struct_declarator:
-		declarator_notn
-	|	DT_TOK_COLON constant_expression {
-			$$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = NULL; $$->bitexpr = $2;
-		}
-	|	declarator_notn DT_TOK_COLON constant_expression { $$ = $1; $$->bitexpr = $3; }
 	;
 
 struct_declarator_list:
@@ -631,23 +619,23 @@ struct_declarator_list:
 	;
 
 struct_declarator:
-		declarator
+		declarator { dt_dscope_reset(pcb); }
 	|	DT_TOK_COLON constant_expression {
 			$$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = NULL; $$->bitexpr = $2;
 		}
-	|	declarator DT_TOK_COLON constant_expression { $$ = $1; $$->bitexpr = $3; }
+	|	declarator DT_TOK_COLON constant_expression { dt_dscope_reset(pcb); $$ = $1; $$->bitexpr = $3; }
 	;
 
 enum_specifier:
-		enum_definition enumerator_list '}'	{ dt_decl_enum_end(pcb, $1); $$ = $1; }
+		enum_definition enumerator_list '}'	{ dt_dscope_pop(pcb); dt_decl_enum_end(pcb, $1); $$ = $1; }
 	|	DT_KEY_ENUM DT_TOK_IDENT		{ $$ = dt_decl_enum_ref(pcb, $2); }
 	|	DT_KEY_ENUM DT_TOK_TNAME		{ $$ = dt_decl_enum_ref(pcb, $2); }
 	;
 
 enum_definition:
-		DT_KEY_ENUM '{'			{ $$ = dt_decl_enum_begin(pcb, NULL); }
-	|	DT_KEY_ENUM DT_TOK_IDENT '{'	{ $$ = dt_decl_enum_begin(pcb, $2); }
-	|	DT_KEY_ENUM DT_TOK_TNAME '{'	{ $$ = dt_decl_enum_begin(pcb, $2); }
+		DT_KEY_ENUM '{'			{ $$ = dt_decl_enum_begin(pcb, NULL); dt_dscope_push(pcb); }
+	|	DT_KEY_ENUM DT_TOK_IDENT '{'	{ $$ = dt_decl_enum_begin(pcb, $2); dt_dscope_push(pcb); }
+	|	DT_KEY_ENUM DT_TOK_TNAME '{'	{ $$ = dt_decl_enum_begin(pcb, $2); dt_dscope_push(pcb); }
 	;
 
 enumerator_list:
@@ -661,7 +649,7 @@ enumerator:
 	;
 
 init_declarator:
-		declarator
+		declarator { dt_dscope_reset(pcb); }
 	;
 
 declarator:
@@ -677,80 +665,38 @@ declarator:
 
 direct_declarator:
 		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
-	|	DT_TOK_TNAME { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
 	|	DT_TOK_LPAR declarator DT_TOK_RPAR { $$ = $2; }
 	|	direct_declarator declarator_suffix { $2->inner = $1; $$ = $2; }
 	;
 
-/* a declarator that does not begin with a typedef name (see declaration_specifiers) */
-declarator_notn:
-		direct_declarator_notn
-	|	pointer direct_declarator {
-			dt_declarator_t *q = $1;
-			while (q->inner != NULL)
-				q = q->inner;
-			q->inner = $2;
-			$$ = $1;
-		}
-	;
-
-direct_declarator_notn:
-		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
-	|	DT_TOK_LPAR declarator DT_TOK_RPAR { $$ = $2; }
-	|	direct_declarator_notn declarator_suffix { $2->inner = $1; $$ = $2; }
-	;
-
-/*
- * A parameter's (or a tuple key's) declarator.  It follows the specifiers,
- * so it may not begin with a typedef name, nor may a declarator inside its
- * parentheses: right after `(' a typedef name is a parameter's type (C's
- * rule; `int (*f)(int (foo_t))' takes a function of foo_t).  Behind `*' a
- * typedef name is the parameter's name (`int *foo_t').
- */
-param_declarator:
-		param_direct_declarator_notn
-	|	pointer param_direct_declarator {
-			dt_declarator_t *q = $1;
-			while (q->inner != NULL)
-				q = q->inner;
-			q->inner = $2;
-			$$ = $1;
-		}
-	;
-
-param_direct_declarator:
-		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
-	|	DT_TOK_TNAME { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
-	|	DT_TOK_LPAR param_declarator DT_TOK_RPAR { $$ = $2; }
-	|	param_direct_declarator declarator_suffix { $2->inner = $1; $$ = $2; }
-	;
-
-param_direct_declarator_notn:
-		DT_TOK_IDENT { $$ = dt_dd_new(pcb, DT_DD_NAME); $$->name = $1; }
-	|	DT_TOK_LPAR param_declarator DT_TOK_RPAR { $$ = $2; }
-	|	param_direct_declarator_notn declarator_suffix { $2->inner = $1; $$ = $2; }
-	;
-
 /* `[]', `[types]', `[dim]', `()', `(params)' after a declarator: a new outer level */
 declarator_suffix:
-		DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
-	|	DT_TOK_LBRAC parameter_type_list DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->params = $2; $$->tuple = true;
+		DT_TOK_LBRAC dscope_push DT_TOK_RBRAC { dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
+	|	DT_TOK_LBRAC dscope_push parameter_type_list DT_TOK_RBRAC {
+			dt_dscope_pop(pcb);
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->params = $3; $$->tuple = true;
 		}
-	|	DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $2;
+	|	DT_TOK_LBRAC dscope_push constant_expression DT_TOK_RBRAC {
+			dt_dscope_pop(pcb);
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $3;
 		}
-	|	DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); }
-	|	DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
-			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $2;
+	|	DT_TOK_LPAR dscope_push DT_TOK_RPAR { dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_FUNC); }
+	|	DT_TOK_LPAR dscope_push parameter_type_list DT_TOK_RPAR {
+			dt_dscope_pop(pcb);
+			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $3;
 		}
 	;
 
 pointer:
-		DT_TOK_MUL			{ $$ = dt_dd_new(pcb, DT_DD_PTR); }
-	|	DT_TOK_MUL type_qualifier_list	{ $$ = dt_dd_new(pcb, DT_DD_PTR); }
+		DT_TOK_MUL			{ dt_dscope_ptr(pcb); $$ = dt_dd_new(pcb, DT_DD_PTR); }
+	|	DT_TOK_MUL type_qualifier_list	{ dt_dscope_ptr(pcb); $$ = dt_dd_new(pcb, DT_DD_PTR); }
 	|	DT_TOK_MUL pointer		{ $$ = dt_dd_new(pcb, DT_DD_PTR); $$->inner = $2; }
 	|	DT_TOK_MUL type_qualifier_list pointer { $$ = dt_dd_new(pcb, DT_DD_PTR); $$->inner = $3; }
+	;
+
+/* DTrace's dt_scope_push() of an array's brackets or a function's parameters */
+dscope_push:
+		%empty { dt_dscope_push(pcb); }
 	;
 
 type_qualifier_list:
@@ -779,14 +725,14 @@ parameter_list:
 	;
 
 parameter_declaration:
-		parameter_declaration_specifiers param_declarator { $$ = dt_decl_param(pcb, $1, $2); }
-	|	parameter_declaration_specifiers { $$ = dt_decl_param(pcb, $1, NULL); }
-	|	parameter_declaration_specifiers abstract_declarator { $$ = dt_decl_param(pcb, $1, $2); }
+		parameter_declaration_specifiers declarator { dt_dscope_end(pcb); $$ = dt_decl_param(pcb, $1, $2); }
+	|	parameter_declaration_specifiers { dt_dscope_end(pcb); $$ = dt_decl_param(pcb, $1, NULL); }
+	|	parameter_declaration_specifiers abstract_declarator { dt_dscope_end(pcb); $$ = dt_decl_param(pcb, $1, $2); }
 	;
 
 type_name:
-		specifier_qualifier_list { $$ = dt_decl_typename(pcb, $1, NULL); }
-	|	specifier_qualifier_list abstract_declarator { $$ = dt_decl_typename(pcb, $1, $2); }
+		specifier_qualifier_list { dt_dscope_end(pcb); $$ = dt_decl_typename(pcb, $1, NULL); }
+	|	specifier_qualifier_list abstract_declarator { dt_dscope_end(pcb); $$ = dt_decl_typename(pcb, $1, $2); }
 	;
 
 abstract_declarator:
@@ -797,17 +743,25 @@ abstract_declarator:
 
 direct_abstract_declarator:
 		DT_TOK_LPAR abstract_declarator DT_TOK_RPAR { $$ = $2; }
-	|	DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
-	|	DT_TOK_LBRAC constant_expression DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $2; }
-	|	direct_abstract_declarator DT_TOK_LBRAC DT_TOK_RBRAC { $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; }
-	|	direct_abstract_declarator DT_TOK_LBRAC constant_expression DT_TOK_RBRAC {
-			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $3;
+	|	DT_TOK_LBRAC dscope_push DT_TOK_RBRAC { dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); }
+	|	DT_TOK_LBRAC dscope_push constant_expression DT_TOK_RBRAC {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $3;
 		}
-	|	DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); }
-	|	DT_TOK_LPAR parameter_type_list DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $2; }
-	|	direct_abstract_declarator DT_TOK_LPAR DT_TOK_RPAR { $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; }
-	|	direct_abstract_declarator DT_TOK_LPAR parameter_type_list DT_TOK_RPAR {
-			$$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; $$->params = $3;
+	|	direct_abstract_declarator DT_TOK_LBRAC dscope_push DT_TOK_RBRAC {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1;
+		}
+	|	direct_abstract_declarator DT_TOK_LBRAC dscope_push constant_expression DT_TOK_RBRAC {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $4;
+		}
+	|	DT_TOK_LPAR dscope_push DT_TOK_RPAR { dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_FUNC); }
+	|	DT_TOK_LPAR dscope_push parameter_type_list DT_TOK_RPAR {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->params = $3;
+		}
+	|	direct_abstract_declarator DT_TOK_LPAR dscope_push DT_TOK_RPAR {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1;
+		}
+	|	direct_abstract_declarator DT_TOK_LPAR dscope_push parameter_type_list DT_TOK_RPAR {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_FUNC); $$->inner = $1; $$->params = $4;
 		}
 	;
 

@@ -278,6 +278,9 @@ struct dt_pcb {
 	const char *filetag; /* file named by a cpp line marker */
 	int parens, brackets, braces;
 	int incomplete_tag;
+	/* DTrace's declaration scopes as its lexer sees them (dt_decl.c, dt_dscope_*): bit d is depth d */
+	uint64_t dscope_named, dscope_ptr;
+	int dscope;
 	/* macro arguments */
 	int sargc;
 	char **sargv;
@@ -431,6 +434,13 @@ void dt_ds_mod(dt_pcb_t *pcb, dt_declspec_t *ds, uint32_t mod);
 void dt_ds_class(dt_pcb_t *pcb, dt_declspec_t *ds, int cls);
 void dt_ds_named(dt_pcb_t *pcb, dt_declspec_t *ds, dt_type_t *t);
 void dt_ds_tname(dt_pcb_t *pcb, dt_declspec_t *ds, const char *name);
+void dt_dscope_push(dt_pcb_t *pcb);
+void dt_dscope_pop(dt_pcb_t *pcb);
+void dt_dscope_name(dt_pcb_t *pcb);
+void dt_dscope_ptr(dt_pcb_t *pcb);
+void dt_dscope_reset(dt_pcb_t *pcb);
+void dt_dscope_end(dt_pcb_t *pcb);
+bool dt_dscope_named(const dt_pcb_t *pcb);
 /* A use of inline idp at n is about to copy its expression: within the program's limit? */
 void dt_decl_inline_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_ident_t *idp);
 void dt_decl_xlate_use(dt_pcb_t *pcb, const dt_node_t *n, const dt_node_t *member);
