@@ -491,6 +491,22 @@ dt_decl_extern(dt_pcb_t *pcb, const char *name, dt_type_t *t)
 	}
 }
 
+/* A typedef of this name in the container a new one would join (dt_type_index's incdefs). */
+static bool
+dt_typedef_in_container(dt_pcb_t *pcb, const char *name)
+{
+	bool inc = pcb->cppbuf != NULL && pcb->filetag != NULL;
+	dt_type_t *t = dt_type_lookup_d(pcb, name);
+
+	if (t == NULL || t->incdefs == inc)
+		return t != NULL;
+	/* the newest of the name is the other container's: look for an older one (rare) */
+	for (t = pcb->types; t != NULL; t = t->next)
+		if (t->kind == DT_TK_TYPEDEF && t->incdefs == inc && t->name != NULL && strcmp(t->name, name) == 0)
+			return true;
+	return false;
+}
+
 void
 dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 {
@@ -520,8 +536,12 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		if (ds->cls == DT_DC_TYPEDEF) {
 			if (dt_idtab_lookup(&pcb->globals, name) != NULL || dt_builtin_lookup(pcb, name) != NULL)
 				dt_error(pcb, 0, D_DECL_IDRED, "global variable identifier redeclared: %s", name);
-			/* reached when the lexer gave the name as an identifier (`typedef int t[2]' again) */
-			if (dt_type_lookup_d(pcb, name) != NULL)
+			/*
+			 * DTrace looks the name up in the container the typedef
+			 * goes to: its "C" one in a file cpp included, else "D".
+			 * A header may define again a type D has (int8_t, ino_t).
+			 */
+			if (dt_typedef_in_container(pcb, name))
 				dt_error(pcb, 0, D_DECL_IDRED, "typedef redeclared: %s", name);
 			dt_type_define(pcb, name, t);
 			continue;

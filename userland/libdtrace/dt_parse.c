@@ -1100,7 +1100,7 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	pid_t pid;
 	const dt_copts_t *o = pcb->opts;
 	const char *cpp = o->cpp != NULL ? o->cpp : "cpp";
-	char **argv = calloc((size_t)o->cpp_argc + 16, sizeof(char *));
+	char **argv = calloc((size_t)o->cpp_argc + 32, sizeof(char *));
 	char verdef[40];
 	int argc = 0, status;
 	size_t cap = len * 2 + 4096, n = 0;
@@ -1119,6 +1119,50 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	argv[argc++] = "-D__SVR4";
 	argv[argc++] = "-D__SUNW_D=1";
 	argv[argc++] = "-D__SUNW_D_64";
+	/*
+	 * The instruction set, as DTrace's dtrace_open() names it to its cpp
+	 * (-D__amd64 or -D__i386, -D__sparcv9), in the spellings this host's
+	 * system headers test: with -undef nothing else says it, and glibc's
+	 * <stdint.h> then looks for the 32-bit x86 stubs, or cannot size a word
+	 * (__WORDSIZE from __x86_64__, __LP64__ or __riscv_xlen).  The host's
+	 * name too, as Oracle's DTrace for Linux defines __linux.
+	 */
+#if defined(__x86_64__)
+	argv[argc++] = "-D__amd64";
+	argv[argc++] = "-D__amd64__";
+	argv[argc++] = "-D__x86_64";
+	argv[argc++] = "-D__x86_64__";
+#elif defined(__i386__)
+	argv[argc++] = "-D__i386";
+	argv[argc++] = "-D__i386__";
+#elif defined(__aarch64__)
+	argv[argc++] = "-D__aarch64__";
+#if defined(__AARCH64EB__)
+	argv[argc++] = "-D__AARCH64EB__";
+#endif
+#elif defined(__riscv)
+	argv[argc++] = "-D__riscv";
+#if __riscv_xlen == 64
+	argv[argc++] = "-D__riscv_xlen=64";
+#else
+	argv[argc++] = "-D__riscv_xlen=32";
+#endif
+#if defined(__riscv_float_abi_double)
+	argv[argc++] = "-D__riscv_float_abi_double";
+#elif defined(__riscv_float_abi_single)
+	argv[argc++] = "-D__riscv_float_abi_single";
+#elif defined(__riscv_float_abi_soft)
+	argv[argc++] = "-D__riscv_float_abi_soft";
+#endif
+#endif
+#if defined(__LP64__)
+	argv[argc++] = "-D_LP64";
+	argv[argc++] = "-D__LP64__";
+#endif
+#if defined(__linux__)
+	argv[argc++] = "-D__linux";
+	argv[argc++] = "-D__linux__";
+#endif
 	/* the program's D version, as DTrace's dt_preproc() defines it */
 	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
 	argv[argc++] = verdef;
