@@ -1212,6 +1212,16 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 	idp->xlarg->type = from;
 	idp->xlarg->attr = dt_attr_def;
 	dt_xlator_cook(pcb, idp);
+	{
+		/* DTrace's translator node: Stable/Stable/Common, checked against -x amin */
+		char what[600];
+		dt_node_t xn;
+		memset(&xn, 0, sizeof(xn));
+		xn.line = pcb->lineno;
+		snprintf(what, sizeof(what), "translator <%s> (%s)", dt_type_name(to, n1, sizeof(n1)),
+			 dt_type_name(from, n2, sizeof(n2)));
+		dt_node_attr_assign_named(pcb, &xn, dt_attr_def, what);
+	}
 
 	dt_ident_t **pp = &pcb->xlators;
 	while (*pp != NULL)
