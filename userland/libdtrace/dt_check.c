@@ -854,6 +854,9 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 	return n;
 }
 
+static dt_node_t *dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflags,
+				     dt_node_t *args);
+
 /* var[keys]: associative arrays (global or self->), built-in arrays, aggregations. */
 static dt_node_t *
 dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
@@ -878,6 +881,30 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 	}
 	if (l->kind == DT_NODE_IDENT) {
 		dt_ident_t *idp = dt_builtin_lookup(pcb, l->string);
+		if (idp != NULL && idp->kind == DT_IDENT_INLINE && idp->iparams != NULL &&
+		    idp->inline_expr->kind != DT_NODE_INT) {
+			/* f[a, b] of inline T f[T1 x, T2 y] = e: the subscripts checked as an array's keys */
+			n->args = keys;
+			dt_cook_args(pcb, n);
+			int nk = dt_node_count(n->args), i = 0;
+			if (nk != idp->nkeys)
+				dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d key%spassed, %d expected",
+					idp->name, nk, nk == 1 ? " " : "s ", idp->nkeys);
+			for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
+				dt_node_t tmp;
+				char n1[256], n2[256];
+				memset(&tmp, 0, sizeof(tmp));
+				tmp.kind = DT_NODE_TYPE;
+				dt_node_type_assign(&tmp, idp->keys[i]);
+				if (!dt_node_is_argcompat(&tmp, k))
+					dnerror(pcb, n, D_PROTO_ARG,
+						"%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+						idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
+						dt_node_type_name(k, n2, sizeof(n2)));
+			}
+			l->line = n->line;
+			return dt_cook_inline_use(pcb, l, idp, idflags, n->args);
+		}
 		if (idp != NULL && idp->kind == DT_IDENT_ARRAY) {
 			n->args = keys;
 			dt_cook_args(pcb, n);
@@ -901,6 +928,19 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			}
 			/* a typed scalar: E1[E2] is *(E1 + E2) */
 		}
+		/*
+		 * An enumerator, or an inline of an integer constant, is that
+		 * constant to DTrace's parser (dt_node_ident), and any other
+		 * scalar inline a typed value: E1[E2] is *(E1 + E2) for them.
+		 */
+		if (idp != NULL && (idp->kind == DT_IDENT_ENUM ||
+		    (idp->kind == DT_IDENT_INLINE && idp->inline_expr != NULL &&
+		     idp->inline_expr->kind == DT_NODE_INT))) {
+			n->left = dt_cook(pcb, l, DT_IDFLG_REF);
+			goto index;
+		}
+		if (idp != NULL && idp->kind == DT_IDENT_INLINE)
+			goto index;
 		if (idp != NULL && idp->kind != DT_IDENT_SCALAR)
 			dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
 				dt_idkind_name(idp->kind), l->string, dt_idkind_name(DT_IDENT_ARRAY));
@@ -942,7 +982,9 @@ index: {
 					bid = dt_idtab_lookup(&pcb->globals, b->string);
 			}
 			if (bid != NULL)
-				snprintf(nm, sizeof(nm), "%s %s", dt_idkind_name(bid->kind), bid->name);
+				snprintf(nm, sizeof(nm), "%s %s",
+					 dt_idkind_name(bid->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : bid->kind),
+					 bid->name);
 			else if (b->kind == DT_NODE_INT)
 				snprintf(nm, sizeof(nm), "integer constant 0x%llx", (unsigned long long)b->value);
 			else if (b->kind == DT_NODE_IDENT)
@@ -1029,6 +1071,59 @@ dt_ident_attr_assign(dt_pcb_t *pcb, const dt_node_t *use, dt_ident_t *idp, dt_no
 	to->attr = attr;
 }
 
+/*
+ * A use of inline idp at n: a private copy of its expression, converted to
+ * the declared type.  args: an inline array's subscripts (cooked), which
+ * stand for its parameters in the copy, as DTrace's dt_cg_inline() has
+ * each parameter generate its subscript's code where it is used.
+ */
+static dt_node_t *
+dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflags, dt_node_t *args)
+{
+	dt_decl_inline_use(pcb, n, idp);
+	dt_node_t *e;
+	if (args != NULL) {
+		/* an inline array: its parameters are the subscripts, copied where they are used */
+		dt_node_t **argv = dt_zalloc(pcb, sizeof(dt_node_t *) * (size_t)(idp->nkeys + 1));
+		int i = 0;
+		for (dt_node_t *a = args; a != NULL && i < idp->nkeys; a = a->list)
+			argv[i++] = a;
+		e = dt_node_copy_subst(pcb, idp->inline_expr, idp->iparams, argv, idp->nkeys);
+	} else {
+		e = dt_node_copy_list(pcb, idp->inline_expr);
+	}
+	e->line = n->line;
+	/*
+	 * A use has the inline's attributes (those of its
+	 * expression, or what #pragma D attributes gave it),
+	 * but one of an integer constant is that constant to
+	 * DTrace's parser: Stable/Stable/Common.
+	 */
+	dtrace_attribute_t attr = idp->inline_expr->kind == DT_NODE_INT
+	                              ? dt_attr_def
+	                              : dt_attr_min(dt_attr_def, idp->attr);
+	if (e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE && dt_node_xlator(e) != NULL) {
+		/* a translation, a translated pointer or struct as the inline is declared */
+		dt_type_t *it = dt_type_resolve(idp->type);
+		e->left->type = idp->type;
+		dt_node_type_assign(e, it != NULL && it->kind == DT_TK_PTR ? pcb->t_dyn : e->ident->type);
+		e->flags |= DT_NF_COOKED;
+		dt_ident_attr_assign(pcb, n, idp, e, attr);
+		return e;
+	}
+	if (!dt_type_compat(e->type, idp->type)) {
+		/* the conversion is the inline's own: no stability of its own to check */
+		uint32_t cflags = pcb->cflags;
+		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);
+		cast->line = n->line;
+		pcb->cflags &= ~DT_C_EATTR;
+		e = dt_cook(pcb, cast, idflags);
+		pcb->cflags = cflags;
+	}
+	dt_ident_attr_assign(pcb, n, idp, e, attr);
+	return e;
+}
+
 static dt_node_t *
 dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 {
@@ -1045,6 +1140,18 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		n->flags |= DT_NF_COOKED;
 		dt_node_attr_assign(pcb, n, idp->attr);
 		return n;
+	}
+	/* inside an inline array's definition its parameters hide every other name */
+	for (int i = 0; i < pcb->niparams; i++) {
+		dt_ident_t *pid = pcb->iparams[i];
+		if (pid != NULL && strcmp(n->string, pid->name) == 0) {
+			n->kind = DT_NODE_VAR;
+			n->ident = pid;
+			dt_node_type_assign(n, pid->type);
+			n->flags |= DT_NF_COOKED;
+			dt_node_attr_assign(pcb, n, dt_attr_def);
+			return n;
+		}
 	}
 	/* inside a translator's member definitions its parameter hides every other name */
 	if (pcb->xlarg != NULL && strcmp(n->string, pcb->xlarg->name) == 0) {
@@ -1065,41 +1172,12 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			/* DTrace's parser makes an enumerator its integer: Stable/Stable/Common */
 			return c;
 		}
-		case DT_IDENT_INLINE: {
-			/* each use is a private copy, converted to the declared type */
-			dt_decl_inline_use(pcb, n, idp);
-			dt_node_t *e = dt_node_copy_list(pcb, idp->inline_expr);
-			e->line = n->line;
-			/*
-			 * A use has the inline's attributes (those of its
-			 * expression, or what #pragma D attributes gave it),
-			 * but one of an integer constant is that constant to
-			 * DTrace's parser: Stable/Stable/Common.
-			 */
-			dtrace_attribute_t attr = idp->inline_expr->kind == DT_NODE_INT
-			                              ? dt_attr_def
-			                              : dt_attr_min(dt_attr_def, idp->attr);
-			if (e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE && dt_node_xlator(e) != NULL) {
-				/* a translation, a translated pointer or struct as the inline is declared */
-				dt_type_t *it = dt_type_resolve(idp->type);
-				e->left->type = idp->type;
-				dt_node_type_assign(e, it != NULL && it->kind == DT_TK_PTR ? pcb->t_dyn : e->ident->type);
-				e->flags |= DT_NF_COOKED;
-				dt_ident_attr_assign(pcb, n, idp, e, attr);
-				return e;
-			}
-			if (!dt_type_compat(e->type, idp->type)) {
-				/* the conversion is the inline's own: no stability of its own to check */
-				uint32_t cflags = pcb->cflags;
-				dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, idp->type), e);
-				cast->line = n->line;
-				pcb->cflags &= ~DT_C_EATTR;
-				e = dt_cook(pcb, cast, idflags);
-				pcb->cflags = cflags;
-			}
-			dt_ident_attr_assign(pcb, n, idp, e, attr);
-			return e;
-		}
+		case DT_IDENT_INLINE:
+			/* one of an integer constant is that constant (DTrace's dt_node_ident), even an array's */
+			if (idp->iparams != NULL && idp->inline_expr->kind != DT_NODE_INT)
+				dnerror(pcb, n, D_IDENT_BADREF, "%s '%s' may not be referenced as %s",
+					dt_idkind_name(DT_IDENT_ARRAY), n->string, dt_idkind_name(DT_IDENT_SCALAR));
+			return dt_cook_inline_use(pcb, n, idp, idflags, NULL);
 		case DT_IDENT_SCALAR:
 			n->kind = DT_NODE_VAR;
 			n->ident = idp;

@@ -595,8 +595,10 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 				 name);
 		if (idp != NULL) {
 			dt_idkind_t kind = tup != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR;
-			/* DTrace's inlines are scalars */
-			dt_idkind_t okind = idp->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : idp->kind;
+			/* DTrace's inlines are scalars, or arrays (inline T f[T1 a] = e) */
+			dt_idkind_t okind = idp->kind == DT_IDENT_INLINE
+						    ? (idp->iparams != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR)
+						    : idp->kind;
 			/* DTrace compares the two types' CTF ids, and each array
 			 * declarator makes a new array type: int a[3]; int a[3]; */
 			if (!dt_type_compat(idp->type, t) || okind != kind ||
@@ -1099,8 +1101,11 @@ void
 dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr)
 {
 	const char *name;
-	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dt_ds_ident(pcb, ds, dd), &name);
+	dt_declarator_t *decl = dt_ds_ident(pcb, ds, dd), *arr = NULL;
+	dt_type_t *t = dt_decl_type(pcb, dt_ds_type(pcb, ds), decl, &name);
 	dt_node_t *e;
+	dt_ident_t **params = NULL;
+	int nparams = 0;
 
 	if (ds->cls != DT_DC_NONE)
 		dt_error(pcb, 0, D_DECL_BADCLASS, "specified storage class not appropriate for inline declaration");
@@ -1113,8 +1118,40 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 		/* DTrace's inlines and enumerators are scalars flagged inline */
 		bool isinline = old->kind == DT_IDENT_INLINE || old->kind == DT_IDENT_ENUM;
 		dt_error(pcb, 0, D_DECL_IDRED, "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s %s",
-			 name, dt_idkind_name(old->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : old->kind),
+			 name, dt_idkind_name(old->kind == DT_IDENT_INLINE
+						  ? (old->iparams != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR)
+						  : old->kind),
 			 isinline ? "inline" : "");
+	}
+	/*
+	 * An inline array, inline T f[T1 a, T2 b] = e, as DTrace's
+	 * dt_node_inline() has it: its value is T, computed from e with the
+	 * parameters standing for the subscripts of each use.  An array with
+	 * a dimension, or none, is not an inline.
+	 */
+	for (dt_declarator_t *d = decl; d != NULL; d = d->inner)
+		if (d->kind == DT_DD_ARRAY && arr == NULL)
+			arr = d;
+	if (arr != NULL && !arr->tuple && arr->dim == NULL)
+		dt_error(pcb, 0, D_DECL_ARRNULL, "inline declaration requires array tuple signature: %s", name);
+	if (arr != NULL && !arr->tuple)
+		dt_error(pcb, 0, D_DECL_ARRNULL, "inline declaration cannot be of scalar array type: %s", name);
+	if (arr != NULL) {
+		for (dt_node_t *p = arr->params; p != NULL; p = p->list)
+			nparams++;
+		params = dt_zalloc(pcb, sizeof(dt_ident_t *) * (size_t)(nparams + 1));
+		int i = 0;
+		for (dt_node_t *p = arr->params; p != NULL; p = p->list, i++) {
+			if (p->string == NULL)
+				continue; /* an anonymous parameter */
+			dt_ident_t *pid = dt_zalloc(pcb, sizeof(*pid));
+			pid->name = p->string;
+			pid->kind = DT_IDENT_SCALAR;
+			pid->flags = DT_IDFLG_DECL;
+			pid->type = p->type;
+			pid->attr = dt_attr_def;
+			params[i] = pid;
+		}
 	}
 	if (dt_type_is_void(t))
 		dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare void inline: %s", name);
@@ -1123,7 +1160,15 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 		dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
 			 dt_type_name(t, n1, sizeof(n1)), name);
 	}
+	dt_ident_t **oparams = pcb->iparams;
+	int onparams = pcb->niparams;
+	if (arr != NULL) {
+		pcb->iparams = params;
+		pcb->niparams = nparams;
+	}
 	e = dt_cook(pcb, expr, DT_IDFLG_REF);
+	pcb->iparams = oparams;
+	pcb->niparams = onparams;
 	dt_ident_t *xl = e->kind == DT_NODE_OP2 && e->op == DT_TOK_XLATE ? dt_node_xlator(e) : NULL;
 	if (xl != NULL) {
 		/*
@@ -1158,6 +1203,14 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 	idp->type = t;
 	idp->inline_expr = e;
 	idp->nnodes = nodes;
+	if (arr != NULL) {
+		int i = 0;
+		idp->iparams = params;
+		idp->nkeys = nparams;
+		idp->keys = dt_zalloc(pcb, sizeof(dt_type_t *) * (size_t)(nparams + 1));
+		for (dt_node_t *p = arr->params; p != NULL; p = p->list)
+			idp->keys[i++] = p->type;
+	}
 	/* DTrace's dt_node_inline(): the expression's attributes, a #pragma's once one names it */
 	idp->attr = dt_attr_min(dt_attr_def, e->attr);
 	dt_pragma_apply(pcb, idp);

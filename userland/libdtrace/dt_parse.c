@@ -269,7 +269,10 @@ dt_node_func(dt_pcb_t *pcb, dt_node_t *f, dt_node_t *args)
 		dnerror(pcb, n, D_FUNC_UNDEF, "undefined function name: %s%s", mark, f->string);
 	if (idp->kind != DT_IDENT_FUNC && idp->kind != DT_IDENT_ACTFUNC && idp->kind != DT_IDENT_AGGFUNC)
 		dnerror(pcb, n, D_FUNC_IDKIND, "%s '%s%s' may not be referenced as a function",
-			dt_idkind_name(idp->kind == DT_IDENT_INLINE ? DT_IDENT_SCALAR : idp->kind), mark,
+			dt_idkind_name(idp->kind == DT_IDENT_INLINE
+					       ? (idp->iparams != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR)
+					       : idp->kind),
+			mark,
 			f->string);
 	n->line = f->line;
 	return n;
@@ -316,6 +319,47 @@ dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n)
 		c->aggfun = dt_node_copy_list(pcb, n->aggfun);
 		c->pred = dt_node_copy_list(pcb, n->pred);
 		/* probe descriptions are matched once and shared */
+		*pp = c;
+		pp = &c->list;
+	}
+	return head;
+}
+
+dt_node_t *
+dt_node_copy_subst(dt_pcb_t *pcb, const dt_node_t *n, dt_ident_t **params, dt_node_t **args, int nparams)
+{
+	dt_node_t *head = NULL, **pp = &head;
+
+	for (; n != NULL; n = n->list) {
+		dt_node_t *c = NULL;
+		if (n->kind == DT_NODE_VAR && n->ident != NULL) {
+			for (int i = 0; i < nparams; i++) {
+				if (params[i] == n->ident && args[i] != NULL) {
+					const dt_node_t *a = args[i];
+					c = dt_zalloc(pcb, sizeof(*c));
+					*c = *a;
+					c->list = NULL;
+					c->left = dt_node_copy_list(pcb, a->left);
+					c->right = dt_node_copy_list(pcb, a->right);
+					c->cond = dt_node_copy_list(pcb, a->cond);
+					c->args = dt_node_copy_list(pcb, a->args);
+					c->aggfun = dt_node_copy_list(pcb, a->aggfun);
+					c->pred = dt_node_copy_list(pcb, a->pred);
+					break;
+				}
+			}
+		}
+		if (c == NULL) {
+			c = dt_zalloc(pcb, sizeof(*c));
+			*c = *n;
+			c->list = NULL;
+			c->left = dt_node_copy_subst(pcb, n->left, params, args, nparams);
+			c->right = dt_node_copy_subst(pcb, n->right, params, args, nparams);
+			c->cond = dt_node_copy_subst(pcb, n->cond, params, args, nparams);
+			c->args = dt_node_copy_subst(pcb, n->args, params, args, nparams);
+			c->aggfun = dt_node_copy_subst(pcb, n->aggfun, params, args, nparams);
+			c->pred = dt_node_copy_subst(pcb, n->pred, params, args, nparams);
+		}
 		*pp = c;
 		pp = &c->list;
 	}

@@ -163,6 +163,7 @@ struct dt_ident {
 	int64_t value;       /* enumerators */
 	uint64_t nnodes;     /* inlines: nodes of the expanded expression (dt_decl.c) */
 	dt_ident_t *xlarg;   /* translators: the input parameter (type: keys[0]) */
+	dt_ident_t **iparams; /* inline arrays (inline T f[T1 a, ...] = e): the parameters, nkeys of them */
 	dtrace_attribute_t attr; /* stability (DTrace's di_attr) */
 	const char *lib;     /* the D library that declared it (pcb->library), NULL: the program */
 	dt_ident_t *next;
@@ -306,6 +307,8 @@ struct dt_pcb {
 	dt_type_t *t_func;    /* the one function type externs have, "int ()" (dt_decl.c) */
 	dt_ident_t *xlators;  /* translators in declaration order (linked by next) */
 	dt_ident_t *xlarg;    /* while cooking a translator's members: its input parameter */
+	dt_ident_t **iparams; /* while cooking an inline array's definition: its parameters */
+	int niparams;
 	dt_node_t *root;      /* the program (list of clauses / declarations) */
 	dt_node_t *clauses, *lastclause;
 	/* context while checking a clause */
@@ -386,6 +389,8 @@ dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
 dt_node_t *dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t);
 /* A private copy of a chain of nodes (following ->list) and all their subtrees. */
 dt_node_t *dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n);
+/* The same, each variable node of one of params[i] replaced by a copy of the node args[i]. */
+dt_node_t *dt_node_copy_subst(dt_pcb_t *pcb, const dt_node_t *n, dt_ident_t **params, dt_node_t **args, int nparams);
 int dt_node_count(const dt_node_t *n);
 const char *dt_opstr(int op);
 

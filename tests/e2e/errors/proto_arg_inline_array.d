@@ -1,0 +1,7 @@
+/* a subscript must suit its parameter's type */
+inline int sq[int n] = n * n;
+
+BEGIN
+{
+	trace(sq["two"]);
+}
