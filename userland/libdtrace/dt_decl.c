@@ -852,7 +852,8 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			if (n->kind != DT_NODE_INT || n->value == 0 ||
 			    ((int64_t)n->value < 0 && (n->flags & DT_NF_SIGNED)))
 				dt_error(pcb, 0, D_DECL_BFCONST, "positive integral constant expression expected as bit-field size");
-			if (!dt_type_is_integer(t))
+			/* an integer type itself: DTrace's dt_decl_member() wants CTF_K_INTEGER, not an enum */
+			if (!dt_type_is_integer(t) || r->kind != DT_TK_INT)
 				dt_error(pcb, 0, D_DECL_BFTYPE, "invalid type for bit-field: %s", idname);
 			if (n->value > r->size * 8)
 				dt_error(pcb, 0, D_DECL_BFSIZE, "bit-field too big for type: %s", idname);
