@@ -1265,6 +1265,12 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 	idp->xlarg->flags = DT_IDFLG_XLARG;
 	idp->xlarg->type = from;
 	idp->xlarg->attr = dt_attr_def;
+	/*
+	 * DTrace's dt_xlator_create() applies the pragmas pending for the name
+	 * "translator" (#pragma D binding "1.0" translator) and so uses them
+	 * up; dt_cook_xlator() then gives it its members' attributes.
+	 */
+	dt_pragma_apply(pcb, idp);
 	dt_xlator_cook(pcb, idp);
 	{
 		/* DTrace's translator node: Stable/Stable/Common, checked against -x amin */

@@ -631,6 +631,7 @@ struct dt_pragpend {
 	const char *name, *prname;
 	int line;
 	bool isattr;
+	bool used;               /* applied to an identifier declared after it */
 	dtrace_attribute_t attr; /* #pragma D attributes */
 };
 
@@ -822,9 +823,13 @@ dt_pragma_pend(dt_pcb_t *pcb, const char *name, const char *prname, dtrace_attri
 void
 dt_pragma_apply(dt_pcb_t *pcb, dt_ident_t *idp)
 {
-	for (struct dt_pragpend *pp = pcb->pragpend; pp != NULL; pp = pp->next)
-		if (pp->isattr && strcmp(pp->name, idp->name) == 0)
+	for (struct dt_pragpend *pp = pcb->pragpend; pp != NULL; pp = pp->next) {
+		if (pp->used || strcmp(pp->name, idp->name) != 0)
+			continue;
+		if (pp->isattr)
 			idp->attr = pp->attr;
+		pp->used = true;
+	}
 }
 
 /* Does the host (or the program's own declarations) know provider `name'? (dt_provider_lookup) */
@@ -963,7 +968,8 @@ dt_pragma_unused(dt_pcb_t *pcb)
 	struct dt_pragpend *first = NULL;
 	for (struct dt_pragpend *pp = pcb->pragpend; pp != NULL; pp = pp->next) {
 		dt_ident_t *idp = dt_builtin_lookup(pcb, pp->name);
-		if ((idp == NULL || (idp->flags & DT_IDFLG_BUILTIN)) && dt_idtab_lookup(&pcb->globals, pp->name) == NULL)
+		if (!pp->used && (idp == NULL || (idp->flags & DT_IDFLG_BUILTIN)) &&
+		    dt_idtab_lookup(&pcb->globals, pp->name) == NULL)
 			first = pp; /* the list is newest first: report the earliest */
 	}
 	if (first != NULL)
