@@ -843,7 +843,8 @@ dt_decl_sou_member(dt_pcb_t *pcb, dt_type_t *sou, dt_declspec_t *ds, dt_declarat
 			dt_error(pcb, 0, D_DECL_INCOMPLETE, "incomplete struct/union/enum %s: %s",
 				 dt_type_name(t, n1, sizeof(n1)), idname);
 		}
-		if (r->kind != DT_TK_ARRAY && r->size == 0)
+		/* an array of no size (int a[];) may be a member of a struct, not of a union (dt_decl_member) */
+		if (r->size == 0 && (r->kind != DT_TK_ARRAY || sou->kind != DT_TK_STRUCT))
 			dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot have void member: %s", idname);
 		if (dd->bitexpr != NULL) {
 			dt_node_t *n = dt_cook(pcb, dd->bitexpr, 0);
