@@ -713,7 +713,7 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 			}
 			continue;
 		}
-		if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k))
+		if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k) || dt_node_xlator(k) != NULL)
 			dnerror(pcb, k, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
 				dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_AGG), (int)n - 1);
 		k->list = NULL;

@@ -125,6 +125,11 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "pointer to translated data");
 		return buf;
 	}
+	/* xlate<T>(e) (or *xlate<T *>(e)) is DTrace's DT_IDENT_XLSOU: "translated data" */
+	if (dt_node_xlator(n) != NULL) {
+		snprintf(buf, len, "translated data");
+		return buf;
+	}
 	/* a variable that took the dynamic type (x = xlate<T *>(e)) is named by its kind too */
 	if (dt_node_is_dynamic(n) && n->kind == DT_NODE_VAR && n->ident != NULL) {
 		snprintf(buf, len, "%s", dt_idkind_name(n->ident->kind));
@@ -1014,7 +1019,7 @@ assoc_id: {
 		/* the first use makes the signature: DTrace refuses void and dynamic keys then */
 		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
 			char n1[256];
-			if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k))
+			if (dt_node_is_void(k) || k->kind == DT_NODE_AGG || dt_node_is_dynamic(k) || dt_node_xlator(k) != NULL)
 				dnerror(pcb, n, D_KEY_TYPE, "%s expression may not be used as %s index: key #%d",
 					dt_node_type_name(k, n1, sizeof(n1)), dt_idkind_name(DT_IDENT_ARRAY), i + 1);
 		}
