@@ -158,10 +158,64 @@ test_args_typing(void)
 	           "line 1: operands have incompatible types: \"uint32_t\" = \"string\"");
 }
 
+static bool
+attr_is(dtrace_attribute_t a, int name, int data, int cls)
+{
+	return a.dtat_name == name && a.dtat_data == data && a.dtat_class == cls;
+}
+
+/*
+ * The stability of descriptions and statements (dtrace -v): a description
+ * has the least attributes of its provider's parts it names, args[] the
+ * provider's argument attributes, translated or not; -x amin refuses
+ * args[] by the array's name first, as DTrace's dt_xcook_ident() does (the
+ * pragma keeps io's argument data Evolving, so that io:::start still stands
+ * for probes of one signature).
+ */
+static void
+test_args_stability(void)
+{
+	dt_cprog_t *p;
+
+	p = ct_compile(CT_IO_TYPES CT_IO_XLATORS "io:::start { trace(args[0]->b_bcount); }", 0);
+	CHECK(p != NULL && !p->err.failed && p->necbs == 1, "io:::start: %s",
+	      p ? p->err.text : "NULL");
+	if (p != NULL && p->necbs == 1) {
+		CHECK(attr_is(p->ecbs[0].descattr, DTRACE_STABILITY_EVOLVING,
+		              DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON),
+		      "io:::start description attributes");
+		CHECK(attr_is(p->ecbs[0].stmtattr, DTRACE_STABILITY_EVOLVING,
+		              DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON),
+		      "io:::start statement attributes");
+	}
+	dt_cprog_free(p);
+	/* syscall's function names and arguments are Private/Private/Unknown */
+	p = ct_compile("syscall::read:entry { trace(args[1]); }", 0);
+	CHECK(p != NULL && !p->err.failed && p->necbs == 1, "syscall: %s",
+	      p ? p->err.text : "NULL");
+	if (p != NULL && p->necbs == 1) {
+		CHECK(attr_is(p->ecbs[0].descattr, DTRACE_STABILITY_PRIVATE,
+		              DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN),
+		      "syscall::read:entry description attributes");
+		CHECK(attr_is(p->ecbs[0].stmtattr, DTRACE_STABILITY_PRIVATE,
+		              DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN),
+		      "syscall::read:entry statement attributes");
+	}
+	dt_cprog_free(p);
+	expect_err(
+	    "#pragma D option amin=Evolving/Evolving/Common\n"
+	    "#pragma D attributes Evolving/Evolving/ISA provider io args\n" CT_IO_TYPES
+	        CT_IO_XLATORS "io:::start { trace(args[0]->b_bcount); }",
+	    "D_ATTR_MIN",
+	    "line 8: attributes for associative array args (Evolving/Evolving/ISA) are less than "
+	    "predefined minimum");
+}
+
 int
 main(void)
 {
 	test_args_typing();
+	test_args_stability();
 	printf("%d passed, %d failed\n", passes, failures);
 	return failures != 0;
 }

@@ -1215,7 +1215,8 @@ dt_desc_stable(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probede
 static void
 dt_set_context_attr(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_probedesc_t *first)
 {
-	static const char *const names[] = {"probeprov", "probemod", "probefunc", "probename", "args"};
+	static const char *const names[] = {"probeprov", "probemod", "probefunc", "probename",
+	                                    "args"};
 	const dtrace_pattr_t *pap = &dt_attr_prvdesc, *dp;
 	dtrace_pattr_t pa;
 
@@ -1234,7 +1235,7 @@ dt_set_context_attr(dt_pcb_t *pcb, const dtrace_probedesc_t *pd, const dtrace_pr
 			pcb->ctx_attr = dt_attr_min(pcb->ctx_attr, dp->dtpa_name);
 	}
 	const dtrace_attribute_t *parts[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
-					     &pap->dtpa_name, &pap->dtpa_args};
+	                                     &pap->dtpa_name, &pap->dtpa_args};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		dt_ident_t *idp = dt_builtin_lookup(pcb, names[i]);
 		if (idp != NULL && (idp->flags & DT_IDFLG_BUILTIN))

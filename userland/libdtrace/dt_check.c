@@ -145,16 +145,19 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
  * _dtrace_prvattr and _dtrace_prvdesc (dt_open.c).  Every node starts Stable/Stable/Common,
  * as dt_node_xalloc() makes it.
  */
-#define DT_ATTR(n, d, c) {DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, DTRACE_CLASS_##c}
+#define DT_ATTR(n, d, c)                                                                           \
+	{                                                                                          \
+		DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, DTRACE_CLASS_##c                       \
+	}
 const dtrace_attribute_t dt_attr_def = DT_ATTR(STABLE, STABLE, COMMON);
 const dtrace_attribute_t dt_attr_max = DT_ATTR(STANDARD, STANDARD, COMMON);
 const dtrace_attribute_t dt_attr_sym = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
 const dtrace_attribute_t dt_attr_typ = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
 const dtrace_attribute_t dt_attr_prv = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
 const dtrace_pattr_t dt_attr_prvdesc = {
-	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
-	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
-	DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+    DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+    DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+    DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
 };
 
 dtrace_attribute_t
@@ -211,9 +214,12 @@ static const char *
 dt_attr_idkind(const dt_ident_t *idp)
 {
 	switch (idp->kind) {
-	case DT_IDENT_INLINE: return idp->nkeys > 0 ? "associative array" : "scalar";
-	case DT_IDENT_XLATOR: return "translated data";
-	default: return dt_idkind_name(idp->kind);
+	case DT_IDENT_INLINE:
+		return idp->nkeys > 0 ? "associative array" : "scalar";
+	case DT_IDENT_XLATOR:
+		return "translated data";
+	default:
+		return dt_idkind_name(idp->kind);
 	}
 }
 
@@ -253,8 +259,8 @@ dt_attr_nodename(dt_node_t *n, char *buf, size_t len)
 		const dt_ident_t *idp = n->ident;
 		bool fn = idp->kind == DT_IDENT_FUNC || idp->kind == DT_IDENT_AGGFUNC ||
 		          idp->kind == DT_IDENT_ACTFUNC;
-		snprintf(buf, len, "%s %s%s%s", dt_attr_idkind(idp), idp->kind == DT_IDENT_AGG ? "@" : "",
-			 idp->name, fn ? "( )" : "");
+		snprintf(buf, len, "%s %s%s%s", dt_attr_idkind(idp),
+		         idp->kind == DT_IDENT_AGG ? "@" : "", idp->name, fn ? "( )" : "");
 		break;
 	}
 	case DT_NODE_TYPE:
@@ -296,15 +302,16 @@ dt_node_attr_assign_named(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t attr, 
 
 	/* DTrace's dt_attr_cmp(): below the minimum when any one part is */
 	if ((pcb->cflags & DT_C_EATTR) &&
-	    (attr.dtat_name < m->dtat_name || attr.dtat_data < m->dtat_data || attr.dtat_class < m->dtat_class)) {
+	    (attr.dtat_name < m->dtat_name || attr.dtat_data < m->dtat_data ||
+	     attr.dtat_class < m->dtat_class)) {
 		static const char *const stab[] = DTRACE_STABILITY_NAMES;
 		static const char *const cls[] = DTRACE_CLASS_NAMES;
 		char name[1024];
 
-		dnerror(pcb, n, D_ATTR_MIN, "attributes for %s (%s/%s/%s) are less than predefined minimum",
-			what != NULL ? what : dt_attr_nodename(n, name, sizeof(name)), stab[attr.dtat_name],
-			stab[attr.dtat_data],
-			cls[attr.dtat_class]);
+		dnerror(pcb, n, D_ATTR_MIN,
+		        "attributes for %s (%s/%s/%s) are less than predefined minimum",
+		        what != NULL ? what : dt_attr_nodename(n, name, sizeof(name)),
+		        stab[attr.dtat_name], stab[attr.dtat_data], cls[attr.dtat_class]);
 	}
 	n->attr = attr;
 }
@@ -821,6 +828,8 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 	n->ident = idp;
 	n->args = key;
 	n->flags |= DT_NF_COOKED;
+	/* DTrace checks the array's name first (dt_xcook_ident), "associative array args" */
+	dt_node_attr_assign(pcb, n, idp->attr);
 	/* DTrace's dt_ident_cook(): the index's and the array's (args[]: the provider's) */
 	dtrace_attribute_t attr = dt_attr_min(dt_attr_min(dt_attr_def, key->attr), idp->attr);
 	dt_type_t *t = pcb->t_int64;
@@ -1012,6 +1021,8 @@ assoc_id: {
 	n->kind = DT_NODE_VAR;
 	n->ident = idp;
 	n->args = keys;
+	/* DTrace checks the array's name before its keys (dt_xcook_ident) */
+	dt_node_attr_assign(pcb, n, idp->attr);
 	dtrace_attribute_t kattr = dt_cook_args(pcb, n);
 	int nk = dt_node_count(n->args);
 	int i = 0;

@@ -289,19 +289,31 @@ static const dt_builtin_t dt_builtins[] = {
  * probe's own names and args[] take the provider's attributes in each
  * clause (dt_action.c).
  */
-#define DT_ATTR_EVOLCMN {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON}
+#define DT_ATTR_EVOLCMN                                                                            \
+	{                                                                                          \
+		DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON          \
+	}
 static const struct {
 	const char *name;
 	dtrace_attribute_t attr;
 } dt_builtin_attrs[] = {
-	{"curthread", {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_COMMON}},
-	{"ddi_pathname", DT_ATTR_EVOLCMN}, {"getmajor", DT_ATTR_EVOLCMN}, {"getminor", DT_ATTR_EVOLCMN},
-	{"htonl", DT_ATTR_EVOLCMN}, {"htonll", DT_ATTR_EVOLCMN}, {"htons", DT_ATTR_EVOLCMN},
-	{"mutex_owned", DT_ATTR_EVOLCMN}, {"mutex_owner", DT_ATTR_EVOLCMN},
-	{"mutex_type_adaptive", DT_ATTR_EVOLCMN}, {"mutex_type_spin", DT_ATTR_EVOLCMN},
-	{"ntohl", DT_ATTR_EVOLCMN}, {"ntohll", DT_ATTR_EVOLCMN}, {"ntohs", DT_ATTR_EVOLCMN},
-	{"rw_iswriter", DT_ATTR_EVOLCMN}, {"rw_read_held", DT_ATTR_EVOLCMN},
-	{"rw_write_held", DT_ATTR_EVOLCMN},
+    {"curthread", {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_COMMON}},
+    {"ddi_pathname", DT_ATTR_EVOLCMN},
+    {"getmajor", DT_ATTR_EVOLCMN},
+    {"getminor", DT_ATTR_EVOLCMN},
+    {"htonl", DT_ATTR_EVOLCMN},
+    {"htonll", DT_ATTR_EVOLCMN},
+    {"htons", DT_ATTR_EVOLCMN},
+    {"mutex_owned", DT_ATTR_EVOLCMN},
+    {"mutex_owner", DT_ATTR_EVOLCMN},
+    {"mutex_type_adaptive", DT_ATTR_EVOLCMN},
+    {"mutex_type_spin", DT_ATTR_EVOLCMN},
+    {"ntohl", DT_ATTR_EVOLCMN},
+    {"ntohll", DT_ATTR_EVOLCMN},
+    {"ntohs", DT_ATTR_EVOLCMN},
+    {"rw_iswriter", DT_ATTR_EVOLCMN},
+    {"rw_read_held", DT_ATTR_EVOLCMN},
+    {"rw_write_held", DT_ATTR_EVOLCMN},
 };
 
 static dtrace_attribute_t
@@ -318,14 +330,20 @@ static const struct {
 	const char *name;
 	int64_t value;
 } dt_consts[] = {
-	{"DTRACEFLT_UNKNOWN", DTRACEFLT_UNKNOWN}, {"DTRACEFLT_BADADDR", DTRACEFLT_BADADDR},
-	{"DTRACEFLT_BADALIGN", DTRACEFLT_BADALIGN}, {"DTRACEFLT_ILLOP", DTRACEFLT_ILLOP},
-	{"DTRACEFLT_DIVZERO", DTRACEFLT_DIVZERO}, {"DTRACEFLT_NOSCRATCH", DTRACEFLT_NOSCRATCH},
-	{"DTRACEFLT_KPRIV", DTRACEFLT_KPRIV}, {"DTRACEFLT_UPRIV", DTRACEFLT_UPRIV},
-	{"DTRACEFLT_TUPOFLOW", DTRACEFLT_TUPOFLOW}, {"DTRACEFLT_BADSTACK", DTRACEFLT_BADSTACK},
-	{"DTRACEFLT_LIBRARY", DTRACEFLT_LIBRARY},
-	{"AF_INET", 2}, {"AF_INET6", 10},
-	{"NULL", 0}, /* an int, as in DTrace (sizeof (NULL) is 4) */
+    {"DTRACEFLT_UNKNOWN", DTRACEFLT_UNKNOWN},
+    {"DTRACEFLT_BADADDR", DTRACEFLT_BADADDR},
+    {"DTRACEFLT_BADALIGN", DTRACEFLT_BADALIGN},
+    {"DTRACEFLT_ILLOP", DTRACEFLT_ILLOP},
+    {"DTRACEFLT_DIVZERO", DTRACEFLT_DIVZERO},
+    {"DTRACEFLT_NOSCRATCH", DTRACEFLT_NOSCRATCH},
+    {"DTRACEFLT_KPRIV", DTRACEFLT_KPRIV},
+    {"DTRACEFLT_UPRIV", DTRACEFLT_UPRIV},
+    {"DTRACEFLT_TUPOFLOW", DTRACEFLT_TUPOFLOW},
+    {"DTRACEFLT_BADSTACK", DTRACEFLT_BADSTACK},
+    {"DTRACEFLT_LIBRARY", DTRACEFLT_LIBRARY},
+    {"AF_INET", 2},
+    {"AF_INET6", 10},
+    {"NULL", 0}, /* an int, as in DTrace (sizeof (NULL) is 4) */
 };
 
 /* A built-in int constant (an enumerator in DTrace's terms). */

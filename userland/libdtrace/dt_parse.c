@@ -860,18 +860,20 @@ dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap)
 
 	if (ops->provider_attr == NULL || ops->provider_attr(ops->arg, name, pap) != 0) {
 		size_t i = 0;
-		/* one the program declares: DTrace's dt_provider_create() makes it all _dtrace_prvattr */
+		/* one the program declares: DTrace's dt_provider_create() makes it all
+		 * _dtrace_prvattr */
 		while (i < pcb->prog->nproviders && strcmp(pcb->prog->providers[i].name, name) != 0)
 			i++;
 		if (i == pcb->prog->nproviders)
 			return -1;
-		pap->dtpa_provider = pap->dtpa_mod = pap->dtpa_func = pap->dtpa_name = pap->dtpa_args = dt_attr_prv;
+		pap->dtpa_provider = pap->dtpa_mod = pap->dtpa_func = pap->dtpa_name =
+		    pap->dtpa_args = dt_attr_prv;
 	}
 	for (struct dt_prvattr *pv = pcb->prvattrs; pv != NULL; pv = pv->next) {
 		if (strcmp(pv->name, name) != 0)
 			continue;
 		dtrace_attribute_t *a[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
-					   &pap->dtpa_name, &pap->dtpa_args};
+		                           &pap->dtpa_name, &pap->dtpa_args};
 		*a[pv->part] = pv->attr;
 	}
 	return 0;

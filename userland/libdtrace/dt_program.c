@@ -79,7 +79,7 @@ dt_program_pattr_list(const dtrace_prog_t *pgp, const char *name, dtrace_pattr_t
 	for (size_t i = 0; i < pgp->dp_cprog->nprvattrs; i++) {
 		const dt_cprvattr_t *a = &pgp->dp_cprog->prvattrs[i];
 		dtrace_attribute_t *p[] = {&pap->dtpa_provider, &pap->dtpa_mod, &pap->dtpa_func,
-					   &pap->dtpa_name, &pap->dtpa_args};
+		                           &pap->dtpa_name, &pap->dtpa_args};
 		if (strcmp(a->name, name) == 0 && a->part >= 0 && a->part < 5)
 			*p[a->part] = a->attr;
 	}
