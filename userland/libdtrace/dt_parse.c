@@ -765,8 +765,16 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 			v <<= 10;
 		else if (*e == 'm' || *e == 'M')
 			v <<= 20;
-		if (v > 0 && v < UINT32_MAX)
+		if (v > 0 && v < UINT32_MAX) {
 			pcb->strsize = (uint32_t)v;
+			/*
+			 * DTrace's dt_opt_strsize() resizes the string type itself
+			 * (ctf_set_array): sizeof (string) and the structs declared
+			 * from here on see the new size.
+			 */
+			if (pcb->t_string != NULL)
+				pcb->t_string->size = pcb->strsize;
+		}
 	}
 	dt_coption_t *o = realloc(prog->options, (prog->noptions + 1) * sizeof(*o));
 	if (o == NULL)
