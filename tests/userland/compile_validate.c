@@ -275,11 +275,11 @@ static const char *const corpus[] = {
 	/* print(): trace() with the record's type */
 	"struct s { int a; char b[4]; }; BEGIN { this->p = (struct s *)alloca(sizeof(struct s)); print(*this->p); print(this->p->a); print(\"x\"); }",
 	/* translators: members, whole structs (alloca, copys, bcopy, bit-fields) */
-	"struct in_s { int a; char *n; }; struct h { int v; }; struct out_s { int x; string s; struct h h; int b:3; };"
+	"struct in_s { int a; char *n; }; struct h { int v; }; struct out_s { int x; string s; struct h h; int hv; int b:3; };"
 	"translator struct h < int i > { v = i; };"
-	"translator struct out_s < struct in_s *p > { x = p->a; s = stringof(p->n); h = xlate<struct h>(p->a); b = p->a; };"
+	"translator struct out_s < struct in_s *p > { x = p->a; s = stringof(p->n); hv = xlate<struct h>(p->a).v; b = p->a; };"
 	"BEGIN { this->p = (struct in_s *)alloca(16); trace(xlate<struct out_s *>(this->p)->x); "
-	"print(*xlate<struct out_s *>(this->p)); y = xlate<struct out_s>(this->p); trace(xlate<struct out_s>(this->p).h.v); }",
+	"print(*xlate<struct out_s *>(this->p)); y = xlate<struct out_s>(this->p); trace(xlate<struct out_s>(this->p).hv); }",
 	/* speculations */
 	("BEGIN { self->spec = speculation(); } BEGIN /self->spec/ { speculate(self->spec); trace(1); } "
 	 "END /self->spec/ { commit(self->spec); } ERROR { discard(1); }"),

@@ -368,6 +368,9 @@ dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 	 */
 	if (dt_node_is_dynamic(l) || dt_node_is_dynamic(r))
 		return false;
+	/* so is translated data (xlate<T>(e)), which DTrace gives the dynamic type too */
+	if (dt_node_xlator(l) != NULL || dt_node_xlator(r) != NULL)
+		return false;
 	if (dt_type_compat(l->type, r->type))
 		return true;
 	return dt_node_is_ptrcompat(l, r);
@@ -1713,7 +1716,9 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 				dnerror(pcb, n, D_OP_ARRFUN, "operator %s may not be applied to operand of type \"%s\"",
 					dt_opstr(op), dt_node_type_name(l, n1, sizeof(n1)));
 		}
-		if (!dt_node_is_argcompat(l, r))
+		/* translated data goes to a variable of the translator's output type (a copy), as in DTrace */
+		if (!(dt_node_xlator(r) != NULL && !dt_node_is_dynamic(r) && dt_type_compat(l->type, r->type)) &&
+		    !dt_node_is_argcompat(l, r))
 			dnerror(pcb, n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 				dt_node_type_name(l, n1, sizeof(n1)), dt_opstr(op),
 				dt_node_type_name(r, n2, sizeof(n2)));
