@@ -211,6 +211,10 @@ test_typedef_names_as_names(void)
 	expect_err("typedef int foo_t;\ntypedef int foo_t;\n", "D_DECL_IDRED", "line 2: typedef redeclared: foo_t");
 	expect_err("typedef int foo_t;\nstruct s { int a; };\ntypedef struct s foo_t;\n", "D_DECL_IDRED",
 		   "line 3: identifier redeclared: foo_t");
+	/* in a member or a type name after a struct tag, the name is taken and the declarator missing */
+	expect_err("typedef int foo_t;\nstruct s { int a; };\nstruct t { struct s foo_t; };\n", "D_SYNTAX",
+		   "line 3: syntax error near \";\"");
+	expect_const("typedef int foo_t; struct s { int a; }; BEGIN { trace(sizeof (struct s foo_t)); }", "0x4");
 	/* brackets, parentheses and bodies are scopes of their own: there it is a type again */
 	expect_err("typedef int foo_t;\nint foo_t[foo_t];\n", "D_DECL_IDRED", "line 2: typedef identifier redeclared: foo_t");
 	expect_ok("typedef int foo_t; int a[int, foo_t]; int (*f)(int, foo_t); struct s { int foo_t; } v; BEGIN { }");

@@ -539,6 +539,7 @@ sq_typed:
 	|	sq_typed type_qualifier		{ dt_ds_mod(pcb, $1, (uint32_t)$2); $$ = $1; }
 	|	sq_typed type_keyword		{ dt_ds_keyword(pcb, $1, (int)$2); $$ = $1; }
 	|	sq_typed { pcb->ds_outer = $1; } type_tagged { dt_ds_named(pcb, $1, $3); $$ = $1; }
+	|	sq_typed DT_TOK_TNAME		{ dt_ds_tname(pcb, $1, $2); $$ = $1; }
 	;
 
 storage_class:
