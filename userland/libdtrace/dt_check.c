@@ -874,6 +874,33 @@ dt_cook_args_ref(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, dt_node_t *key)
 static dt_node_t *dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflags,
 				     dt_node_t *args);
 
+/*
+ * The cooked keys of n against the prototype of idp (an associative array
+ * after its first use, or an inline array): their count, then each key as
+ * a function argument against its parameter (DTrace's dt_idcook_assc()).
+ */
+static void
+dt_check_keys(dt_pcb_t *pcb, dt_node_t *n, const dt_ident_t *idp)
+{
+	int nk = dt_node_count(n->args), i = 0;
+
+	if (nk != idp->nkeys)
+		dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d key%spassed, %d expected", idp->name, nk,
+			nk == 1 ? " " : "s ", idp->nkeys);
+	for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
+		dt_node_t tmp;
+		char n1[256], n2[256];
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.kind = DT_NODE_TYPE; /* not an integer constant 0 */
+		dt_node_type_assign(&tmp, idp->keys[i]);
+		if (!dt_node_is_argcompat(&tmp, k))
+			dnerror(pcb, n, D_PROTO_ARG,
+				"%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+				idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
+				dt_node_type_name(k, n2, sizeof(n2)));
+	}
+}
+
 /* var[keys]: associative arrays (global or self->), built-in arrays, aggregations. */
 static dt_node_t *
 dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
@@ -903,22 +930,7 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 			/* f[a, b] of inline T f[T1 x, T2 y] = e: the subscripts checked as an array's keys */
 			n->args = keys;
 			dt_cook_args(pcb, n);
-			int nk = dt_node_count(n->args), i = 0;
-			if (nk != idp->nkeys)
-				dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d key%spassed, %d expected",
-					idp->name, nk, nk == 1 ? " " : "s ", idp->nkeys);
-			for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
-				dt_node_t tmp;
-				char n1[256], n2[256];
-				memset(&tmp, 0, sizeof(tmp));
-				tmp.kind = DT_NODE_TYPE;
-				dt_node_type_assign(&tmp, idp->keys[i]);
-				if (!dt_node_is_argcompat(&tmp, k))
-					dnerror(pcb, n, D_PROTO_ARG,
-						"%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
-						idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
-						dt_node_type_name(k, n2, sizeof(n2)));
-			}
+			dt_check_keys(pcb, n, idp);
 			l->line = n->line;
 			return dt_cook_inline_use(pcb, l, idp, idflags, n->args);
 		}
@@ -1043,21 +1055,7 @@ assoc_id: {
 		for (dt_node_t *k = n->args; k != NULL; k = k->list)
 			idp->keys[i++] = k->type;
 	} else {
-		if (nk != idp->nkeys)
-			dnerror(pcb, n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d key%spassed, %d expected",
-				idp->name, nk, nk == 1 ? " " : "s ", idp->nkeys);
-		for (dt_node_t *k = n->args; k != NULL; k = k->list, i++) {
-			dt_node_t tmp;
-			char n1[256], n2[256];
-			memset(&tmp, 0, sizeof(tmp));
-			tmp.kind = DT_NODE_TYPE; /* not an integer constant 0 */
-			dt_node_type_assign(&tmp, idp->keys[i]);
-			if (!dt_node_is_argcompat(&tmp, k))
-				dnerror(pcb, n, D_PROTO_ARG,
-					"%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
-					idp->name, i + 1, dt_type_name(idp->keys[i], n1, sizeof(n1)),
-					dt_node_type_name(k, n2, sizeof(n2)));
-		}
+		dt_check_keys(pcb, n, idp);
 	}
 	if (idp->type == NULL) {
 		dt_node_type_assign(n, pcb->t_int64);
