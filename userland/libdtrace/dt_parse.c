@@ -303,26 +303,31 @@ dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t)
 	return n;
 }
 
+/*
+ * A copy of node n alone (not the nodes listed after it), its subtrees
+ * copied with each use of params[i] replaced by a copy of args[i].
+ */
+static dt_node_t *
+dt_node_copy_one(dt_pcb_t *pcb, const dt_node_t *n, dt_ident_t **params, dt_node_t **args, int nparams)
+{
+	dt_node_t *c = dt_zalloc(pcb, sizeof(*c));
+
+	*c = *n;
+	c->list = NULL;
+	c->left = dt_node_copy_subst(pcb, n->left, params, args, nparams);
+	c->right = dt_node_copy_subst(pcb, n->right, params, args, nparams);
+	c->cond = dt_node_copy_subst(pcb, n->cond, params, args, nparams);
+	c->args = dt_node_copy_subst(pcb, n->args, params, args, nparams);
+	c->aggfun = dt_node_copy_subst(pcb, n->aggfun, params, args, nparams);
+	c->pred = dt_node_copy_subst(pcb, n->pred, params, args, nparams);
+	/* probe descriptions are matched once and shared */
+	return c;
+}
+
 dt_node_t *
 dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n)
 {
-	dt_node_t *head = NULL, **pp = &head;
-
-	for (; n != NULL; n = n->list) {
-		dt_node_t *c = dt_zalloc(pcb, sizeof(*c));
-		*c = *n;
-		c->list = NULL;
-		c->left = dt_node_copy_list(pcb, n->left);
-		c->right = dt_node_copy_list(pcb, n->right);
-		c->cond = dt_node_copy_list(pcb, n->cond);
-		c->args = dt_node_copy_list(pcb, n->args);
-		c->aggfun = dt_node_copy_list(pcb, n->aggfun);
-		c->pred = dt_node_copy_list(pcb, n->pred);
-		/* probe descriptions are matched once and shared */
-		*pp = c;
-		pp = &c->list;
-	}
-	return head;
+	return dt_node_copy_subst(pcb, n, NULL, NULL, 0);
 }
 
 dt_node_t *
@@ -335,31 +340,14 @@ dt_node_copy_subst(dt_pcb_t *pcb, const dt_node_t *n, dt_ident_t **params, dt_no
 		if (n->kind == DT_NODE_VAR && n->ident != NULL) {
 			for (int i = 0; i < nparams; i++) {
 				if (params[i] == n->ident && args[i] != NULL) {
-					const dt_node_t *a = args[i];
-					c = dt_zalloc(pcb, sizeof(*c));
-					*c = *a;
-					c->list = NULL;
-					c->left = dt_node_copy_list(pcb, a->left);
-					c->right = dt_node_copy_list(pcb, a->right);
-					c->cond = dt_node_copy_list(pcb, a->cond);
-					c->args = dt_node_copy_list(pcb, a->args);
-					c->aggfun = dt_node_copy_list(pcb, a->aggfun);
-					c->pred = dt_node_copy_list(pcb, a->pred);
+					/* the argument as it was written: nothing in it is substituted */
+					c = dt_node_copy_one(pcb, args[i], NULL, NULL, 0);
 					break;
 				}
 			}
 		}
-		if (c == NULL) {
-			c = dt_zalloc(pcb, sizeof(*c));
-			*c = *n;
-			c->list = NULL;
-			c->left = dt_node_copy_subst(pcb, n->left, params, args, nparams);
-			c->right = dt_node_copy_subst(pcb, n->right, params, args, nparams);
-			c->cond = dt_node_copy_subst(pcb, n->cond, params, args, nparams);
-			c->args = dt_node_copy_subst(pcb, n->args, params, args, nparams);
-			c->aggfun = dt_node_copy_subst(pcb, n->aggfun, params, args, nparams);
-			c->pred = dt_node_copy_subst(pcb, n->pred, params, args, nparams);
-		}
+		if (c == NULL)
+			c = dt_node_copy_one(pcb, n, params, args, nparams);
 		*pp = c;
 		pp = &c->list;
 	}
