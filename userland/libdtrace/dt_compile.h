@@ -99,6 +99,8 @@ typedef struct dt_cmacros {
 	int64_t sid;     /* $sid */
 	int64_t uid;     /* $uid */
 	int64_t gid;     /* $gid */
+	int64_t euid;    /* $euid */
+	int64_t egid;    /* $egid */
 	int64_t target;  /* $target: the -c/-p process, 0 when none */
 	const char *cwd; /* $cwd (NULL: the current directory) */
 } dt_cmacros_t;

@@ -524,24 +524,8 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 					w = dt_strndup(pcb, e, (size_t)(fe - e));
 				}
 			} else if (name < fe) {
-				const dt_cmacros_t *m = &pcb->opts->macros;
-				size_t nl = (size_t)(fe - name);
 				int64_t val = 0;
-				if (nl == 3 && strncmp(name, "pid", 3) == 0)
-					val = m->set ? m->pid : getpid();
-				else if (nl == 4 && strncmp(name, "ppid", 4) == 0)
-					val = m->set ? m->ppid : getppid();
-				else if (nl == 4 && strncmp(name, "pgid", 4) == 0)
-					val = m->set ? m->pgid : getpgrp();
-				else if (nl == 3 && strncmp(name, "sid", 3) == 0)
-					val = m->set ? m->sid : getsid(0);
-				else if (nl == 6 && strncmp(name, "target", 6) == 0)
-					val = m->set ? m->target : 0;
-				else if (nl == 3 && strncmp(name, "uid", 3) == 0)
-					val = m->set ? m->uid : (int64_t)getuid();
-				else if (nl == 3 && strncmp(name, "gid", 3) == 0)
-					val = m->set ? m->gid : (int64_t)getgid();
-				else
+				if (dt_macro_value(pcb, name, (size_t)(fe - name), &val) != 0)
 					reason = "Undefined macro variable in probe description";
 				snprintf(buf, sizeof(buf), "%d", (int)val);
 				v = buf;
@@ -567,6 +551,47 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 			break;
 		end = q - 1;
 	}
+}
+
+/*
+ * The value of the integer macro variable name[0..len) ($pid, $egid, ...):
+ * DTrace's table (dt_open.c _dtrace_macros) has egid, euid, gid, pid, pgid,
+ * ppid, projid, sid, taskid, target and uid; projid and taskid are Solaris
+ * projects and tasks, 0 elsewhere.  -1 when there is no such macro.
+ */
+int
+dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp)
+{
+	const dt_cmacros_t *m = &pcb->opts->macros;
+	char n[8];
+
+	if (len >= sizeof(n))
+		return -1;
+	memcpy(n, name, len);
+	n[len] = '\0';
+	if (strcmp(n, "pid") == 0)
+		*vp = m->set ? m->pid : (int64_t)getpid();
+	else if (strcmp(n, "ppid") == 0)
+		*vp = m->set ? m->ppid : (int64_t)getppid();
+	else if (strcmp(n, "pgid") == 0)
+		*vp = m->set ? m->pgid : (int64_t)getpgrp();
+	else if (strcmp(n, "sid") == 0)
+		*vp = m->set ? m->sid : (int64_t)getsid(0);
+	else if (strcmp(n, "uid") == 0)
+		*vp = m->set ? m->uid : (int64_t)getuid();
+	else if (strcmp(n, "gid") == 0)
+		*vp = m->set ? m->gid : (int64_t)getgid();
+	else if (strcmp(n, "euid") == 0)
+		*vp = m->set ? m->euid : (int64_t)geteuid();
+	else if (strcmp(n, "egid") == 0)
+		*vp = m->set ? m->egid : (int64_t)getegid();
+	else if (strcmp(n, "target") == 0)
+		*vp = m->set ? m->target : 0;
+	else if (strcmp(n, "projid") == 0 || strcmp(n, "taskid") == 0)
+		*vp = 0;
+	else
+		return -1;
+	return 0;
 }
 
 dt_node_t *

@@ -486,6 +486,7 @@ dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 
 /* ---- program structure ------------------------------------------------------------ */
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
+int dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
 void dt_pragma(dt_pcb_t *pcb, char *line);
 /* A global, inline or enumerator just declared: the #pragma D attributes waiting for its name. */

@@ -234,6 +234,8 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 		copts.macros.sid = (int64_t)getsid(0);
 		copts.macros.uid = (int64_t)getuid();
 		copts.macros.gid = (int64_t)getgid();
+		copts.macros.euid = (int64_t)geteuid();
+		copts.macros.egid = (int64_t)getegid();
 		copts.macros.target = dtp->dt_target;
 		copts.macros.cwd = NULL;
 	}
