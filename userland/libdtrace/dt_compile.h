@@ -162,13 +162,6 @@ typedef struct dt_copts {
 	int iregs;
 	int tregs;
 	/*
-	 * -x tree=N: DTrace dumps its parse tree to stderr after pass P when
-	 * bit P-1 of N is set (dt_node_printr: node kinds, CTF type names,
-	 * attributes, flags; pass 4 prints each clause as D).  Recorded, not
-	 * dumped yet: this compiler's trees are not shaped as DTrace's.
-	 */
-	int treedump;
-	/*
 	 * The libraries loaded so far, in the order they were loaded, and the
 	 * library directories (#pragma D depends_on library looks there).
 	 * `library' is the path of the library this text is (loading one),

@@ -541,8 +541,8 @@ dt_opt_stdc(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 }
 
 /*
- * -x iregs, tregs, tree, pgmax: a count, read as atoi() reads it, as
- * DTrace does ("8k" is 8); iregs, tregs and tree must be positive.
+ * -x iregs, tregs, pgmax: a count, read as atoi() reads it, as DTrace
+ * does ("8k" is 8); iregs and tregs must be positive.
  */
 static int
 dt_opt_count(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
@@ -553,7 +553,6 @@ dt_opt_count(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	} counts[] = {
 		{offsetof(dtrace_hdl_t, dt_iregs), 1},
 		{offsetof(dtrace_hdl_t, dt_tregs), 1},
-		{offsetof(dtrace_hdl_t, dt_treedump), 1},
 		{offsetof(dtrace_hdl_t, dt_pgmax), 0},
 	};
 	int n;
@@ -740,12 +739,11 @@ static const dt_option_t dt_options[] = {
 	{"linkmode", DT_OPT_COMPILE, dt_opt_linkmode, 0},
 	{"linktype", DT_OPT_COMPILE, dt_opt_linktype, 0},
 	{"nolibs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_NOLIBS},
-	{"pgmax", DT_OPT_COMPILE, dt_opt_count, 3},
+	{"pgmax", DT_OPT_COMPILE, dt_opt_count, 2},
 	{"setenv", DT_OPT_COMPILE, dt_opt_setenv, 1},
 	{"stdc", DT_OPT_COMPILE, dt_opt_stdc, 0},
 	{"strip", DT_OPT_COMPILE, dt_opt_dflags, DTRACE_D_STRIP},
 	{"syslibdir", DT_OPT_COMPILE, dt_opt_libdir, 1},
-	{"tree", DT_OPT_COMPILE, dt_opt_count, 2},
 	{"tregs", DT_OPT_COMPILE, dt_opt_count, 1},
 	{"udefs", DT_OPT_COMPILE, dt_opt_invcflags, DTRACE_C_UNODEF},
 	{"unodefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_UNODEF},

@@ -765,10 +765,9 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		if (dt_version_str2num(val, &v) == 0 && v < pcb->vmax)
 			dt_idents_reduce(pcb, v);
 	}
-	else if ((strcmp(name, "iregs") == 0 || strcmp(name, "tregs") == 0 || strcmp(name, "tree") == 0) &&
-		 val != NULL && atoi(val) > 0) {
+	else if ((strcmp(name, "iregs") == 0 || strcmp(name, "tregs") == 0) && val != NULL && atoi(val) > 0) {
 		/* setopt accepted it; the code not yet generated is held to it */
-		int *vp = name[0] == 'i' ? &pcb->iregs : name[1] == 'r' ? &pcb->tregs : &pcb->treedump;
+		int *vp = name[0] == 'i' ? &pcb->iregs : &pcb->tregs;
 		*vp = atoi(val);
 	}
 	else if (strcmp(name, "strsize") == 0 && val != NULL) {
@@ -1465,7 +1464,6 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	pcb->vmax = opts->vmax != 0 ? opts->vmax : DT_VERS_LATEST;
 	pcb->iregs = opts->iregs > 0 ? opts->iregs : DIF_DIR_NREGS;
 	pcb->tregs = opts->tregs > 0 ? opts->tregs : DIF_DTR_NREGS;
-	pcb->treedump = opts->treedump;
 	pcb->lineno = 1;
 	pcb->src = text;
 	pcb->srclen = len;

@@ -270,7 +270,6 @@ struct dt_pcb {
 	uint32_t strsize;
 	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
 	int iregs, tregs; /* DIF registers code may use (-x iregs, tregs) */
-	int treedump;     /* -x tree */
 	dt_type_t *intrinsic; /* pcb->types once D's own types are defined: the rest are declared */
 	const char *library; /* the library whose text is being read, NULL in a program's */
 	void *scanner;
