@@ -372,9 +372,14 @@ dt_type_is_incomplete(dt_type_t *t)
 			     ((r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION) && r->size == 0));
 }
 
-/* Apply a declarator chain to base; returns the declared name in *namep. */
-dt_type_t *
-dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep)
+/*
+ * Apply a declarator chain to base; returns the declared name in *namep.
+ * An associative array's declarator (x[int]) leaves the type as it is, the
+ * value type its variable takes, unless assoc: then it is DTrace's <DYN>,
+ * as its dt_decl_type() makes it for a typedef.
+ */
+static dt_type_t *
+dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep, bool assoc)
 {
 	dt_type_t *t = base;
 	*namep = NULL;
@@ -387,7 +392,12 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 			t = dt_type_ptr(pcb, t);
 			break;
 		case DT_DD_ARRAY:
-			if (dt_type_is_void(t))
+			/*
+			 * DTrace's dt_decl_array() refuses an array whose element
+			 * is the type named "void" itself, not a typedef of it
+			 * (typedef void v; v a[4]; is an array it accepts).
+			 */
+			if (t == pcb->t_void)
 				dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare array of void");
 			if (dd->tuple) {
 				/* associative array: the caller reads the key types */
@@ -395,6 +405,8 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 					if (in->kind == DT_DD_ARRAY)
 						dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot declare array of associative arrays");
 				dt_decl_prototype(pcb, dd->params, "array", DT_DP_ANON);
+				if (assoc)
+					t = pcb->t_assoc;
 				break;
 			}
 			if (dd->dim == NULL) {
@@ -439,6 +451,12 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 }
 
 dt_type_t *
+dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep)
+{
+	return dt_decl_type_as(pcb, base, dd, namep, false);
+}
+
+dt_type_t *
 dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 {
 	const char *name;
@@ -446,7 +464,7 @@ dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 	if (ds->mods & DT_DS_CONST) {
 		/* const only matters for printing a type; keep the shared base type */
 	}
-	return dt_decl_type(pcb, t, dd, &name);
+	return dt_decl_type_as(pcb, t, dd, &name, true);
 }
 
 /*
@@ -524,7 +542,7 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 
 	for (dt_declarator_t *dd = list; dd != NULL; dd = dd->next) {
 		const char *name;
-		dt_type_t *t = dt_decl_type(pcb, base, dd, &name);
+		dt_type_t *t = dt_decl_type_as(pcb, base, dd, &name, ds->cls == DT_DC_TYPEDEF);
 		dt_declarator_t *tup = dt_dd_tuple(dd);
 		int cls;
 

@@ -748,8 +748,15 @@ direct_abstract_declarator:
 	|	DT_TOK_LBRAC dscope_push constant_expression DT_TOK_RBRAC {
 			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->dim = $3;
 		}
+	|	DT_TOK_LBRAC dscope_push parameter_type_list DT_TOK_RBRAC {
+			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->params = $3; $$->tuple = true;
+		}
 	|	direct_abstract_declarator DT_TOK_LBRAC dscope_push DT_TOK_RBRAC {
 			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1;
+		}
+	|	direct_abstract_declarator DT_TOK_LBRAC dscope_push parameter_type_list DT_TOK_RBRAC {
+			dt_dscope_pop(pcb);
+			$$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->params = $4; $$->tuple = true;
 		}
 	|	direct_abstract_declarator DT_TOK_LBRAC dscope_push constant_expression DT_TOK_RBRAC {
 			dt_dscope_pop(pcb); $$ = dt_dd_new(pcb, DT_DD_ARRAY); $$->inner = $1; $$->dim = $4;

@@ -402,6 +402,17 @@ dt_types_init(dt_pcb_t *pcb)
 	pcb->t_string = dt_type_base(pcb, DT_TK_STRING, "string", pcb->strsize, false);
 	pcb->t_dyn = dt_type_new(pcb, DT_TK_DYN, "<dynamic>", 8);
 	pcb->t_voidptr = dt_type_ptr(pcb, pcb->t_void);
+	/*
+	 * DTrace's dt_decl_type() gives an array declarator with a parameter
+	 * list (int x[int]) its "<DYN>" type, a typedef of void, wherever it
+	 * makes a type of one rather than declaring a variable: a typedef of
+	 * it is then a name of void.  Not indexed: no D name reaches it.  The
+	 * type itself is not void to DTrace (dt_node_is_void() excepts it: a
+	 * cast to it is invalid), and its dt_type_name() is "dynamic variable".
+	 */
+	pcb->t_assoc = dt_type_new(pcb, DT_TK_TYPEDEF, "dynamic variable", 0);
+	pcb->t_assoc->ref = pcb->t_void;
+	pcb->t_assoc->isvalue = true;
 
 	static const struct {
 		const char *name;

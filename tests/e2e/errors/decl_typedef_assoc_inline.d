@@ -1,0 +1,2 @@
+typedef int t[int];
+inline t v = 1;

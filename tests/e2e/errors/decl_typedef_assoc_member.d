@@ -1,0 +1,6 @@
+typedef int t[int];
+
+struct s {
+	int a;
+	t b;
+};

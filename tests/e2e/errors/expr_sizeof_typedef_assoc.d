@@ -1,0 +1,6 @@
+typedef int t[int];
+
+BEGIN
+{
+	trace(sizeof (t));
+}
