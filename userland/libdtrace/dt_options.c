@@ -640,12 +640,18 @@ dt_opt_dflags(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 /*
  * -x setenv=NAME=value, -x unsetenv=NAME: the environment of the processes
  * -c starts.  A #pragma comes too late for them.
+ *
+ * Which variables go is DTrace's rule (dt_opt_setenv): every variable whose
+ * name (all of it, up to its '=') begins the option's argument, so
+ * unsetenv=PATH takes PATH and also P or PA, and setenv=X=1 takes X and
+ * any variable named "" .  A variable taken is replaced in its slot by the
+ * last one, which is not looked at again, and a variable set goes last.
  */
 static int
 dt_opt_setenv(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
 	char **env = dtp->dt_proc_env, **nenv, *var;
-	size_t namelen, n, i;
+	size_t n, i;
 
 	if (dtp->dt_inprog)
 		return dt_set_errno(dtp, EDT_BADOPTCTX);
@@ -654,18 +660,18 @@ dt_opt_setenv(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	if (!option && strchr(arg, '=') != NULL)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
 
-	namelen = strcspn(arg, "=");
 	for (n = 0; env[n] != NULL; n++)
 		continue;
-	for (i = 0; i < n;) {
-		if (strncmp(env[i], arg, namelen) == 0 &&
-		    (env[i][namelen] == '=' || env[i][namelen] == '\0')) {
-			free(env[i]);
-			env[i] = env[--n];
-			env[n] = NULL;
-		} else {
-			i++;
-		}
+	for (i = 0; env[i] != NULL; i++) {
+		size_t namelen = strcspn(env[i], "=");
+
+		if (strncmp(env[i], arg, namelen) != 0)
+			continue;
+		free(env[i]);
+		env[i] = env[n - 1];
+		env[--n] = NULL;
+		if (i == n)
+			break; /* the last one went: nothing is left past it */
 	}
 	if (!option)
 		return 0;
