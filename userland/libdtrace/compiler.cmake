@@ -11,7 +11,7 @@ FLEX_TARGET(dt_lex ${_dtc}/dt_lex.l ${_dtb}/dt_lex.c)
 ADD_FLEX_BISON_DEPENDENCY(dt_lex dt_grammar)
 
 add_library(dt_compiler STATIC
-	${_dtc}/dt_parse.c ${_dtc}/dt_types.c ${_dtc}/dt_decl.c ${_dtc}/dt_ident.c
+	${_dtc}/dt_parse.c ${_dtc}/dt_treedump.c ${_dtc}/dt_types.c ${_dtc}/dt_decl.c ${_dtc}/dt_ident.c
 	${_dtc}/dt_check.c ${_dtc}/dt_sugar.c ${_dtc}/dt_cg.c ${_dtc}/dt_action.c ${_dtc}/dt_dof.c ${_dtc}/dt_dis.c
 	${_dtc}/dt_modtypes.c ${_dtc}/dt_ctf.c ${_dtc}/dt_dwarf.c ${_dtc}/dt_ctf_write.c
 	${_dtc}/regs/${DTRACE_ISA}.c # uregs[] names of the target ISA (dt_regs.h)

@@ -1482,7 +1482,6 @@ dt_args_type(dt_pcb_t *pcb, dt_node_t *n, uint64_t idx, dt_type_t **type, dt_typ
 	return xl;
 }
 
-void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
 
 /*
  * Match a probe description the first time a clause uses it and record it
@@ -1621,26 +1620,28 @@ static void
 dt_compile_one(dt_pcb_t *pcb, dt_ecbs_t *out, dt_node_t *sub, int desc, int clause)
 {
 	dt_cprog_t *prog = pcb->prog;
-	dt_node_t c;
+	dt_node_t *cp = dt_zalloc(pcb, sizeof(*cp));
 	dt_actlist_t al;
 	dt_difo_t *pred = NULL;
 
-	memset(&c, 0, sizeof(c));
-	c.value = sub->value; /* the clause's last line */
-	c.pred = dt_node_copy_list(pcb, sub->pred);
-	c.args = dt_node_copy_list(pcb, sub->args);
+	cp->value = sub->value; /* the clause's last line */
+	cp->pred = dt_node_copy_list(pcb, sub->pred);
+	cp->args = dt_node_copy_list(pcb, sub->args);
 	pcb->lineno = prog->descs[desc].line;
 	pcb->in_clause = true;
 	dt_set_context(pcb, desc);
-	dt_cook_clause(pcb, &c);
+	sub->cooked = cp; /* -x tree's pass 3 prints it as it is, even half cooked */
+	cp->ctxattr = pcb->ctx_attr;
+	dt_cook_clause(pcb, cp);
+	dt_treedump_clause(pcb, cp, sub->pdescs);
 	/* DTrace's dt_stmt_create(): a clause without actions is one Stable statement */
-	dtrace_attribute_t descattr = pcb->ctx_attr, stmtattr = c.args != NULL ? c.attr : dt_attr_def;
+	dtrace_attribute_t descattr = pcb->ctx_attr, stmtattr = cp->args != NULL ? cp->attr : dt_attr_def;
 
-	if (c.pred != NULL)
-		pred = dt_expr_difo(pcb, c.pred, "predicate");
+	if (cp->pred != NULL)
+		pred = dt_expr_difo(pcb, cp->pred, "predicate");
 	memset(&al, 0, sizeof(al));
 	al.pcb = pcb;
-	for (dt_node_t *s = c.args; s != NULL; s = s->list)
+	for (dt_node_t *s = cp->args; s != NULL; s = s->list)
 		dt_compile_stmt(pcb, &al, s);
 	pcb->in_clause = false;
 
@@ -1675,8 +1676,12 @@ dt_compile_program(dt_pcb_t *pcb)
 	 * compiled once per probe description, in that description's probe
 	 * context, as DTrace does: args[] may differ between descriptions.
 	 */
+	/* as DTrace's dt_compile(): every clause through dt_sugar first, then each compiled */
+	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list)
+		c->subs = dt_sugar(pcb, c);
 	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
-		for (dt_node_t *sub = dt_sugar(pcb, c); sub != NULL; sub = sub->list, clause++) {
+		for (dt_node_t *sub = c->subs; sub != NULL; sub = sub->list, clause++) {
+			dt_treedump_d(pcb, sub);
 			for (dt_node_t *pn = sub->pdescs; pn != NULL; pn = pn->list)
 				dt_compile_one(pcb, &ecbs, sub, dt_desc_match(pcb, pn, clause), clause);
 		}

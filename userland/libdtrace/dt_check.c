@@ -1126,6 +1126,7 @@ dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflag
 		dt_node_type_assign(e, it != NULL && it->kind == DT_TK_PTR ? pcb->t_dyn : e->ident->type);
 		e->flags |= DT_NF_COOKED;
 		dt_ident_attr_assign(pcb, n, idp, e, attr);
+		e->inl = idp;
 		return e;
 	}
 	if (!dt_type_compat(e->type, idp->type)) {
@@ -1138,6 +1139,9 @@ dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflag
 		pcb->cflags = cflags;
 	}
 	dt_ident_attr_assign(pcb, n, idp, e, attr);
+	/* DTrace keeps the variable node where this expands the inline: -x tree prints that */
+	if (idp->inline_expr->kind != DT_NODE_INT)
+		e->inl = idp;
 	return e;
 }
 

@@ -162,6 +162,12 @@ typedef struct dt_copts {
 	int iregs;
 	int tregs;
 	/*
+	 * -x tree=N: after pass P of the compilation, when bit P-1 of N is
+	 * set, the parse tree is dumped to stderr as DTrace's dt_compile()
+	 * dumps it (dt_treedump.c).
+	 */
+	int treedump;
+	/*
 	 * The libraries loaded so far, in the order they were loaded, and the
 	 * library directories (#pragma D depends_on library looks there).
 	 * `library' is the path of the library this text is (loading one),

@@ -1234,6 +1234,9 @@ dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t 
 	/* DTrace's dt_node_inline(): the expression's attributes, a #pragma's once one names it */
 	idp->attr = dt_attr_min(dt_attr_def, e->attr);
 	dt_pragma_apply(pcb, idp);
+	dt_node_t *in = dt_node_new(pcb, DT_NODE_INLINE); /* DTrace's inline node, for -x tree */
+	in->ident = idp;
+	dt_prog_add(pcb, in);
 }
 
 /* ---- translators ---------------------------------------------------------------- */
@@ -1306,6 +1309,9 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 	while (*pp != NULL)
 		pp = &(*pp)->next;
 	*pp = idp;
+	dt_node_t *xn = dt_node_new(pcb, DT_NODE_XLATOR); /* DTrace's translator node, for -x tree */
+	xn->ident = idp;
+	dt_prog_add(pcb, xn);
 }
 
 /*
@@ -1344,6 +1350,12 @@ dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes)
 	for (i = 0; i < prog->nproviders; i++)
 		if (strcmp(prog->providers[i].name, name) == 0)
 			pv = &prog->providers[i];
+	/* DTrace's provider node, for -x tree: a redeclaration of one known or declared before */
+	dt_node_t *pn = dt_node_new(pcb, DT_NODE_DECL);
+	pn->string = name;
+	pn->args = probes;
+	pn->value = pv != NULL || dt_provider_known(pcb, name);
+	dt_prog_add(pcb, pn);
 	if (pv == NULL) {
 		dt_cprovider_t *a = realloc(prog->providers, (prog->nproviders + 1) * sizeof(*a));
 		if (a == NULL)

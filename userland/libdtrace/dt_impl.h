@@ -124,6 +124,7 @@ struct dtrace_hdl {
 	int dt_stdcmode;      /* -X / -x stdc: DT_STDC_* */
 	int dt_iregs;         /* -x iregs: DIF integer registers programs may use */
 	int dt_tregs;         /* -x tregs: DIF tuple registers */
+	int dt_treedump;      /* -x tree: bit N-1 dumps the parse tree after pass N */
 	int dt_linkmode;      /* -x linkmode: DT_LINK_* */
 	int dt_linktype;      /* -x linktype: DT_LTYP_* */
 	int dt_xlatemode;     /* -x late: DT_XL_* */

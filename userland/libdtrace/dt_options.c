@@ -541,8 +541,9 @@ dt_opt_stdc(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 }
 
 /*
- * -x iregs, tregs, pgmax: a count, read as atoi() reads it, as DTrace
- * does ("8k" is 8); iregs and tregs must be positive.
+ * -x iregs, tregs, tree, pgmax: a count, read as atoi() reads it, as
+ * DTrace does ("8k" is 8); iregs, tregs and tree must be positive
+ * (DTrace's dt_opt_iregs, dt_opt_tregs, dt_opt_tree).
  */
 static int
 dt_opt_count(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
@@ -554,6 +555,7 @@ dt_opt_count(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 		{offsetof(dtrace_hdl_t, dt_iregs), 1},
 		{offsetof(dtrace_hdl_t, dt_tregs), 1},
 		{offsetof(dtrace_hdl_t, dt_pgmax), 0},
+		{offsetof(dtrace_hdl_t, dt_treedump), 1},
 	};
 	int n;
 
@@ -750,6 +752,7 @@ static const dt_option_t dt_options[] = {
 	{"stdc", DT_OPT_COMPILE, dt_opt_stdc, 0},
 	{"strip", DT_OPT_COMPILE, dt_opt_dflags, DTRACE_D_STRIP},
 	{"syslibdir", DT_OPT_COMPILE, dt_opt_libdir, 1},
+	{"tree", DT_OPT_COMPILE, dt_opt_count, 3},
 	{"tregs", DT_OPT_COMPILE, dt_opt_count, 1},
 	{"udefs", DT_OPT_COMPILE, dt_opt_invcflags, DTRACE_C_UNODEF},
 	{"unodefs", DT_OPT_COMPILE, dt_opt_cflags, DTRACE_C_UNODEF},

@@ -196,8 +196,18 @@ dt_node_t *
 dt_node_ident(dt_pcb_t *pcb, const char *s)
 {
 	dt_node_t *n = dt_node_new(pcb, DT_NODE_IDENT);
+	dt_ident_t *idp;
+
 	n->string = s;
 	n->op = DT_TOK_IDENT;
+	/*
+	 * DTrace's parser makes a use of an inline of an integer constant that
+	 * constant (dt_node_ident); this one does as it cooks the name, and
+	 * -x tree prints the name as DTrace's constant until then.
+	 */
+	if (pcb->scanner != NULL && (idp = dt_builtin_lookup(pcb, s)) != NULL && idp->kind == DT_IDENT_INLINE &&
+	    idp->inline_expr != NULL && idp->inline_expr->kind == DT_NODE_INT)
+		n->inl = idp;
 	return n;
 }
 
@@ -626,9 +636,18 @@ dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts
 	else
 		pcb->lastclause->list = c;
 	pcb->lastclause = c;
-	/* declarations and clauses interleave: the back end walks this list */
+	dt_prog_add(pcb, c);
+}
+
+/*
+ * The program as DTrace's parser builds it, its clauses, inlines,
+ * translators and providers in order (-x tree prints it).
+ */
+void
+dt_prog_add(dt_pcb_t *pcb, dt_node_t *item)
+{
 	dt_node_t *d = dt_node_new(pcb, DT_NODE_PROG);
-	d->left = c;
+	d->left = item;
 	pcb->root = dt_node_link(pcb->root, d);
 }
 
@@ -765,6 +784,8 @@ dt_pragma_option(dt_pcb_t *pcb, dt_ptok_t *t, int n)
 		if (dt_version_str2num(val, &v) == 0 && v < pcb->vmax)
 			dt_idents_reduce(pcb, v);
 	}
+	else if (strcmp(name, "tree") == 0 && val != NULL && atoi(val) > 0)
+		pcb->treedump = atoi(val); /* DTrace's dt_opt_tree(): the passes still to come dump */
 	else if ((strcmp(name, "iregs") == 0 || strcmp(name, "tregs") == 0) && val != NULL && atoi(val) > 0) {
 		/* setopt accepted it; the code not yet generated is held to it */
 		int *vp = name[0] == 'i' ? &pcb->iregs : &pcb->tregs;
@@ -853,7 +874,7 @@ dt_pragma_apply(dt_pcb_t *pcb, dt_ident_t *idp)
 }
 
 /* Does the host (or the program's own declarations) know provider `name'? (dt_provider_lookup) */
-static bool
+bool
 dt_provider_known(dt_pcb_t *pcb, const char *name)
 {
 	const dt_cops_t *ops = &pcb->opts->ops;
@@ -1385,10 +1406,11 @@ dt_compile_body(dt_pcb_t *pcb)
 	pcb->lineno = dt_lex_lineno(pcb);
 	dt_lex_fini(pcb);
 	pcb->region = NULL;
+	pcb->parsed = true;
+	dt_treedump_program(pcb, 1);
 
 	/* a file of provider definitions alone is a program (dtrace -h) */
-	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->root == NULL &&
-	    pcb->prog->nproviders == 0)
+	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->prog->nproviders == 0)
 		dt_error(pcb, 0, D_EMPTY, "empty D program translation unit");
 	dt_pragma_unused(pcb);
 
@@ -1437,6 +1459,14 @@ dt_compile_run(dt_pcb_t *pcb)
 	return 0;
 }
 
+/* DTrace's dt_compile() ends, failed or not, with pass 3's dump of a parsed program */
+static void
+dt_compile_treedump(dt_pcb_t *pcb)
+{
+	if (pcb->parsed && setjmp(pcb->jmp) == 0)
+		dt_treedump_program(pcb, 3);
+}
+
 static dt_cprog_t *
 dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromfile)
 {
@@ -1464,6 +1494,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	pcb->vmax = opts->vmax != 0 ? opts->vmax : DT_VERS_LATEST;
 	pcb->iregs = opts->iregs > 0 ? opts->iregs : DIF_DIR_NREGS;
 	pcb->tregs = opts->tregs > 0 ? opts->tregs : DIF_DTR_NREGS;
+	pcb->treedump = opts->treedump;
 	pcb->lineno = 1;
 	pcb->src = text;
 	pcb->srclen = len;
@@ -1472,6 +1503,7 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 
 	(void)dt_compile_run(pcb);
 	dt_lex_fini(pcb);
+	dt_compile_treedump(pcb);
 	/* DTrace writes its type containers as every compilation ends, failed or not */
 	if (pcb->intrinsic != NULL && opts->ctypes_fd > 0)
 		dt_ctf_write(pcb, opts->ctypes_fd, false);

@@ -249,6 +249,11 @@ struct dt_node {
 	int desc1; /* DT_NODE_PDESC: 1 + its index in prog->descs once matched */
 	int depth; /* operators from here to the deepest leaf (dt_grammar.y's dt_nest) */
 	dtrace_attribute_t attr; /* stability of the value (DTrace's dn_attr) */
+	/* -x tree (dt_treedump.c) */
+	dt_ident_t *inl;    /* the inline whose use this expansion is: DTrace's variable node */
+	dt_node_t *subs;    /* a parsed clause: the clauses if/else made of it (dt_sugar) */
+	dt_node_t *cooked;  /* one of those: its copy as last cooked (dt_compile_one) */
+	dtrace_attribute_t ctxattr; /* a cooked clause: its probe context's attributes */
 };
 
 /* ---- statements as the code generator sees them ----------------------------- */
@@ -270,6 +275,8 @@ struct dt_pcb {
 	uint32_t strsize;
 	uint32_t vmax; /* newest D version the program may use (DT_VERSION_NUMBER) */
 	int iregs, tregs; /* DIF registers code may use (-x iregs, tregs) */
+	int treedump;     /* -x tree: the passes after which the tree is dumped (dt_treedump.c) */
+	bool parsed;      /* the program's text is parsed: there is a tree to dump */
 	dt_type_t *intrinsic; /* pcb->types once D's own types are defined: the rest are declared */
 	const char *library; /* the library whose text is being read, NULL in a program's */
 	void *scanner;
@@ -373,6 +380,8 @@ void dt_node_attr_assign_named(dt_pcb_t *pcb, dt_node_t *n, dtrace_attribute_t a
 /* The provider attributes `name' has in this compilation (#pragma D attributes provider applied);
    -1 when the host knows no such provider. */
 int dt_provider_pattr(dt_pcb_t *pcb, const char *name, dtrace_pattr_t *pap);
+/* Does the host (or the program's own declarations) know provider `name'? */
+bool dt_provider_known(dt_pcb_t *pcb, const char *name);
 
 /* ---- nodes ----------------------------------------------------------------- */
 dt_node_t *dt_node_new(dt_pcb_t *pcb, dt_nkind_t kind);
@@ -488,12 +497,22 @@ dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
 int dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
+/* The description a DT_NODE_PDESC names, its $N expanded (errors as DTrace's parser's). */
+void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
+/* Append a clause, inline, translator or provider to the program (pcb->root's DT_NODE_PROG chain). */
+void dt_prog_add(dt_pcb_t *pcb, dt_node_t *item);
 void dt_pragma(dt_pcb_t *pcb, char *line);
 /* A global, inline or enumerator just declared: the #pragma D attributes waiting for its name. */
 void dt_pragma_apply(dt_pcb_t *pcb, dt_ident_t *idp);
 
 /* ---- if/else: a clause as DTrace's sub-clauses (dt_sugar.c) ------------- */
 dt_node_t *dt_sugar(dt_pcb_t *pcb, dt_node_t *clause);
+
+/* ---- -x tree: the parse tree dumped to stderr (dt_treedump.c) ------------ */
+bool dt_treedump_pass(const dt_pcb_t *pcb, int pass);
+void dt_treedump_program(dt_pcb_t *pcb, int pass); /* passes 1 and 3 */
+void dt_treedump_clause(dt_pcb_t *pcb, const dt_node_t *c, const dt_node_t *pdescs); /* pass 2 */
+void dt_treedump_d(dt_pcb_t *pcb, const dt_node_t *c); /* pass 4 */
 
 /* ---- checking (dt_check.c) ------------------------------------------------ */
 dt_node_t *dt_cook(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t idflags);

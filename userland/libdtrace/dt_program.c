@@ -221,6 +221,7 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	copts.stdc = "acst"[dtp->dt_stdcmode];
 	copts.iregs = dtp->dt_iregs;
 	copts.tregs = dtp->dt_tregs;
+	copts.treedump = dtp->dt_treedump;
 	copts.uarg_base = dtp->dt_nextuarg;
 	copts.vmax = dtp->dt_vmax;
 	copts.amin = dtp->dt_amin;

@@ -1,0 +1,5 @@
+/* -x tree needs a value: DTrace's dt_opt_tree() refuses none. */
+BEGIN
+{
+	exit(0);
+}
