@@ -161,26 +161,6 @@ dtrace_self_disable(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)parg_probe;
 }
 
-static void
-dtrace_self_getargdesc(void *parg, dtrace_id_t id, void *parg_probe, dtrace_argdesc_t *desc)
-{
-	/*
-	 * ERROR's arguments are typed, as in DTrace's dt_errtype: arg0 the
-	 * state pointer, then epid, action index, DIF offset, fault, address.
-	 */
-	static const char *const error_args[] = {"uint64_t", "uint32_t", "int", "int", "int",
-						 "uint64_t"};
-	(void)parg;
-	(void)parg_probe;
-
-	if (id != dtrace_probeid_error || desc->dtargd_ndx < 0 || desc->dtargd_ndx >= 6) {
-		desc->dtargd_ndx = DTRACE_ARGNONE;
-		return;
-	}
-	dtrace_strlcpy(desc->dtargd_native, error_args[desc->dtargd_ndx],
-		       sizeof(desc->dtargd_native));
-}
-
 static uint64_t
 dtrace_self_getargval(void *parg, dtrace_id_t id, void *parg_probe, int n, int aframes)
 {
@@ -201,9 +181,15 @@ dtrace_self_destroy(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)parg_probe;
 }
 
+/*
+ * No argument descriptions (dtps_getargdesc NULL), as DTrace's own
+ * dtrace_provider_ops: BEGIN, END and ERROR have untyped arguments, so
+ * args[] is out of range in their clauses (D_ARGS_IDX) and dtrace -lv lists
+ * their argument types as None.  ERROR's arg1..arg5 carry its values.
+ */
 static const dtrace_pops_t dtrace_self_pops = {
 	dtrace_self_provide,	dtrace_self_enable,    dtrace_self_disable,
-	dtrace_self_getargdesc, dtrace_self_getargval, dtrace_self_destroy,
+	NULL,			dtrace_self_getargval, dtrace_self_destroy,
 };
 
 /* --- Life cycle --------------------------------------------------------- */

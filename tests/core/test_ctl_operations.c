@@ -40,11 +40,12 @@ test_conf_and_probearg(dtrace_state_t *st, dtrace_id_t fire)
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_PROBEARG, &ad, NULL), DTRACE_EINVAL);
 	ad.dtargd_id = 9999;
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_PROBEARG, &ad, NULL), DTRACE_EINVAL);
-	/* the dtrace provider types ERROR's arguments */
+	/* the dtrace provider describes no arguments, ERROR's neither (DTrace's dtrace_provider_ops) */
 	ad.dtargd_id = 3;
-	ad.dtargd_ndx = 4;
+	ad.dtargd_ndx = 0;
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_PROBEARG, &ad, NULL), 0);
-	CHECK_STREQ(ad.dtargd_native, "int");
+	CHECK_EQ(ad.dtargd_ndx, DTRACE_ARGNONE);
+	CHECK_STREQ(ad.dtargd_native, "");
 }
 
 static void

@@ -154,8 +154,11 @@ test_args_typing(void)
 	           "line 1: operands have incompatible types: \"unsigned long\" = \"string\"");
 	expect_err("test:::xlate-compat { x = args[0]; x = \"s\"; }", "D_OP_INCOMPAT",
 	           "line 1: operands have incompatible types: \"int32_t\" = \"string\"");
-	expect_err("dtrace:::ERROR { x = args[1]; x = \"s\"; }", "D_OP_INCOMPAT",
-	           "line 1: operands have incompatible types: \"uint32_t\" = \"string\"");
+	expect_err("syscall::read:return { x = args[1]; x = \"s\"; }", "D_OP_INCOMPAT",
+	           "line 1: operands have incompatible types: \"ssize_t\" = \"string\"");
+	/* ERROR's arguments are untyped, as all of the dtrace provider's */
+	expect_err("dtrace:::ERROR { trace(args[0]); }", "D_ARGS_IDX",
+	           "line 1: index 0 is out of range for dtrace:::ERROR args[ ]");
 }
 
 static bool

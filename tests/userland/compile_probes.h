@@ -5,7 +5,8 @@
  * The table answers PROBEARG and PROVIDER as the core does (mapping
  * defaults to the argument's own index; a probe without typed arguments
  * answers DTRACE_ARGNONE) so args[] typing can be tested:
- * - dtrace:::ERROR and syscall::read:* have plain native types;
+ * - syscall::read:* have plain native types; dtrace:::ERROR, as every
+ *   probe of the dtrace provider, has none (DTrace's dtrace_provider_ops);
  * - io:::start (two probes, in two functions) has translated arguments: a
  *   struct buf * shown as bufinfo_t * and, through mapping 0, as
  *   devinfo_t * (DTrace's io provider); io:::done is untranslated;
@@ -53,12 +54,6 @@ static const struct ct_argtype {
 	const char *native, *xlate;
 	int mapping;
 } ct_argtypes[] = {
-    {3, "uint64_t", "", 0},
-    {3, "uint32_t", "", 1},
-    {3, "int", "", 2},
-    {3, "int", "", 3},
-    {3, "int", "", 4},
-    {3, "uint64_t", "", 5},
     {4, "int", "", 0},
     {4, "char *", "", 1},
     {4, "size_t", "", 2},

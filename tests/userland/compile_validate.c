@@ -194,7 +194,7 @@ static const char *const corpus[] = {
 	"BEGIN { trace(arg0); trace(arg1); trace(arg9); trace(curthread); trace(ipl); }",
 	"BEGIN { trace(stackdepth); trace(ustackdepth); trace(caller); trace(ucaller); }",
 	"BEGIN { trace(uregs[0]); }",
-	"dtrace:::ERROR { trace(args[0]); trace(args[1]); }",
+	"syscall::read:return { trace(args[0]); trace(args[1]); }",
 	"struct buf { size_t b_bcount; }; typedef struct bufinfo { size_t b_bcount; } bufinfo_t;"
 	"translator bufinfo_t < struct buf *B > { b_bcount = B->b_bcount; };"
 	"io:::start { trace(args[0]->b_bcount); }",

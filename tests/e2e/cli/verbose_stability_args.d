@@ -1,11 +1,12 @@
 /*
- * args[] has the attributes of its provider's arguments, which a #pragma D
- * attributes ... provider NAME args sets for the rest of the program, the
- * probe listing of -v included.
+ * A #pragma D attributes ... provider NAME args sets the attributes of its
+ * provider's arguments for the rest of the program, which the probe listing
+ * of -v shows.  ERROR's argument types are None: the dtrace provider
+ * describes none (arg1 is a plain Stable variable).
  */
 #pragma D attributes Evolving/Unstable/ISA provider dtrace args
 
 dtrace:::ERROR
 {
-	trace(args[1]);
+	trace(arg1);
 }
