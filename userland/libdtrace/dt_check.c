@@ -1140,8 +1140,10 @@ dt_cook_inline_use(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp, uint32_t idflag
 	}
 	dt_ident_attr_assign(pcb, n, idp, e, attr);
 	/* DTrace keeps the variable node where this expands the inline: -x tree prints that */
-	if (idp->inline_expr->kind != DT_NODE_INT)
+	if (idp->inline_expr->kind != DT_NODE_INT) {
 		e->inl = idp;
+		e->inlargs = args;
+	}
 	return e;
 }
 

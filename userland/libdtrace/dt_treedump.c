@@ -205,8 +205,12 @@ dt_td_node_flags(const dt_node_t *n)
 }
 
 static const char *
-dt_td_node_info(const dt_node_t *n, char *buf, size_t len)
+dt_td_node_info(dt_pcb_t *pcb, const dt_node_t *n, char *buf, size_t len)
 {
+	/* DTrace's xlate<T>(e) is of the dynamic type, a translated struct or a pointer to one */
+	if (n->kind == DT_NODE_OP2 && n->op == DT_TOK_XLATE && (n->flags & DT_NF_COOKED))
+		return dt_td_info(pcb->t_dyn, n->attr,
+				  (n->flags & ~(uint32_t)DT_NF_REF) | DT_NF_SIGNED | DT_NF_REF, buf, len);
 	return dt_td_info(n->type, n->attr, dt_td_node_flags(n), buf, len);
 }
 
@@ -294,12 +298,7 @@ dt_td_fold(dt_pcb_t *pcb, const dt_node_t *n)
 		return n;
 	c = dt_node_copy_list(pcb, n);
 	c = dt_cook(pcb, c, DT_IDFLG_REF);
-	if (c->kind != DT_NODE_INT)
-		return n;
-	/* sizeof of a type or string is dt_node_int()'s constant there: an int */
-	if (n->kind == DT_NODE_OP1 && n->op == DT_TOK_SIZEOF)
-		c = dt_node_int(pcb, c->value);
-	return c;
+	return c->kind == DT_NODE_INT ? c : n;
 }
 
 /* ---- dt_node_printr ------------------------------------------------------ */
@@ -367,23 +366,28 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 				   dt_td_typeflags(idp->type) | DT_NF_COOKED | DT_NF_LVALUE |
 				       ((idp->flags & DT_IDFLG_WRITE) ? DT_NF_WRITABLE : 0),
 				   buf, sizeof(buf)));
+		if (n->inlargs != NULL) {
+			fprintf(fp, "%*s[\n", depth * 2, "");
+			dt_td_printr_args(pcb, fp, n->inlargs, depth);
+			fprintf(fp, "%*s]\n", depth * 2, "");
+		}
 		return;
 	}
 
 	switch (n->kind) {
 	case DT_NODE_INT:
-		fprintf(fp, "INT 0x%llx (%s)\n", (unsigned long long)n->value, dt_td_node_info(n, buf, sizeof(buf)));
+		fprintf(fp, "INT 0x%llx (%s)\n", (unsigned long long)n->value, dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		break;
 	case DT_NODE_STRING:
-		fprintf(fp, "STRING \"%s\" (%s)\n", n->string, dt_td_node_info(n, buf, sizeof(buf)));
+		fprintf(fp, "STRING \"%s\" (%s)\n", n->string, dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		break;
 	case DT_NODE_IDENT:
 		fprintf(fp, "IDENT %s%s (%s)\n", n->op == DT_TOK_AGG ? "@" : "", n->string,
-			dt_td_node_info(n, buf, sizeof(buf)));
+			dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		break;
 	case DT_NODE_VAR:
 		fprintf(fp, "VARIABLE %s%s (%s)\n", dt_td_varprefix(n->ident), n->ident->name,
-			dt_td_node_info(n, buf, sizeof(buf)));
+			dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		if (n->args != NULL) {
 			fprintf(fp, "%*s[\n", depth * 2, "");
 			dt_td_printr_args(pcb, fp, n->args, depth);
@@ -397,15 +401,15 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 		break;
 	case DT_NODE_FUNC:
 		fprintf(fp, "FUNC %s (%s)\n", n->ident != NULL ? n->ident->name : n->left->string,
-			dt_td_node_info(n, buf, sizeof(buf)));
+			dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		dt_td_printr_args(pcb, fp, n->args, depth);
 		break;
 	case DT_NODE_OP1:
-		fprintf(fp, "OP1 %s (%s)\n", dt_opstr(n->op), dt_td_node_info(n, buf, sizeof(buf)));
+		fprintf(fp, "OP1 %s (%s)\n", dt_opstr(n->op), dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		dt_td_printr(pcb, fp, n->left, depth + 1);
 		break;
 	case DT_NODE_OP2:
-		fprintf(fp, "OP2 %s (%s)\n", dt_opstr(n->op), dt_td_node_info(n, buf, sizeof(buf)));
+		fprintf(fp, "OP2 %s (%s)\n", dt_opstr(n->op), dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		dt_td_printr(pcb, fp, n->left, depth + 1);
 		dt_td_printr(pcb, fp, n->right, depth + 1);
 		/* a subscript's other keys, without commas */
@@ -415,7 +419,7 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 		}
 		break;
 	case DT_NODE_OP3:
-		fprintf(fp, "OP3 (%s)\n", dt_td_node_info(n, buf, sizeof(buf)));
+		fprintf(fp, "OP3 (%s)\n", dt_td_node_info(pcb, n, buf, sizeof(buf)));
 		dt_td_printr(pcb, fp, n->cond, depth + 1);
 		fprintf(fp, "%*s?\n", depth * 2, "");
 		dt_td_printr(pcb, fp, n->left, depth + 1);

@@ -4,13 +4,19 @@
  * variable declarations leave no node.  Constants are folded as DTrace's
  * parser folds them, an inline of a constant is that constant, a
  * subscript's keys follow it without commas, the string's newline is
- * printed as it is.
+ * printed as it is.  A provider is its name, whether it was known, and its
+ * probes ("__" in a probe's name is "-").
  */
 inline int LIMIT = 10;
 inline string NAME = execname;
 self int depth;
 typedef struct in { int a; } in_t;
 struct out { int b; };
+
+provider myprov {
+	probe go__now(int, char *);
+	probe stop();
+};
 
 translator struct out < in_t *p > {
 	b = p->a * 2;
