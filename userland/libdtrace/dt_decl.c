@@ -307,8 +307,13 @@ dt_dd_tuple(dt_declarator_t *dd)
 /*
  * A parameter of a function or associative array declaration: its type,
  * and its name (if any) in the node's string.  Only register is a storage
- * class a parameter may have.
+ * class a parameter may have.  A parameter declared as an associative
+ * array (int f(int a[int])) has DTrace's dynamic type, which no prototype
+ * accepts (dt_decl_prototype).
  */
+static dt_type_t *dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep,
+				  bool assoc);
+
 dt_node_t *
 dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 {
@@ -320,7 +325,7 @@ dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 		dt_error(pcb, 0, D_DECL_PARMCLASS,
 			 "inappropriate storage class for function or associative array parameter");
 	dd = dt_ds_ident(pcb, ds, dd);
-	t = dt_decl_type(pcb, dt_ds_type(pcb, ds), dd, &name);
+	t = dt_decl_type_as(pcb, dt_ds_type(pcb, ds), dd, &name, true);
 	n = dt_node_type_written(pcb, t);
 	n->string = name;
 	return n;
@@ -343,6 +348,9 @@ dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned fl
 				kind);
 		if (p->op == DT_TOK_ELLIPSIS)
 			continue;
+		if (p->type == pcb->t_assoc || p->type == pcb->t_dyn)
+			dnerror(pcb, p, D_DECL_PROTO_TYPE, "%s prototype may not use parameter of type %s: %s, parameter #%d",
+				kind, dt_type_name(p->type, n1, sizeof(n1)), p->string != NULL ? p->string : "(anonymous)", i);
 		nvoid += isvoid;
 		if (isvoid && !(flags & DT_DP_VOID))
 			dnerror(pcb, p, D_DECL_PROTO_TYPE, "%s prototype may not use parameter of type %s: %s, parameter #%d",

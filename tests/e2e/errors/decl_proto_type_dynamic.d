@@ -1,0 +1,5 @@
+BEGIN
+{
+}
+
+int f(char c, int tbl[string]);
