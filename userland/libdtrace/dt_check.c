@@ -1606,9 +1606,14 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		if (m->bits > 0)
 			dnerror(pcb, n, D_OFFSETOF_BITFIELD, "cannot take offset of a bit-field: %s",
 				n->right->string);
+		/*
+		 * DTrace's dt_node_offsetof() makes the offset dt_node_int()'s
+		 * constant, typed as a decimal one: an int, or a long past INT_MAX.
+		 */
 		dt_node_t *f = dt_node_int(pcb, m->off);
 		f->line = n->line;
-		dt_node_type_assign(f, pcb->t_size);
+		if (m->off > INT32_MAX)
+			dt_node_type_assign(f, pcb->t_long);
 		return f;
 	}
 	case DT_TOK_LPAR: { /* cast */

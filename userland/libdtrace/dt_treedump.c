@@ -246,7 +246,7 @@ dt_td_pdesc(dt_pcb_t *pcb, const dt_node_t *pn, dtrace_probedesc_t *pd)
 /*
  * DTrace's dt_node_op1() and dt_node_op2() fold integer constants as they
  * build the tree: -, +, ~ and ! of a constant, sizeof of a type or a
- * string, an arithmetic, bitwise, logical or relational operator between
+ * string, offsetof (dt_node_offsetof), an arithmetic, bitwise, logical or relational operator between
  * two constants, a cast of a constant to an integer type; an inline of an
  * integer constant is that constant (dt_node_ident).  This compiler folds
  * the same operations as it cooks them: an unparsed subtree DTrace would
@@ -280,6 +280,8 @@ dt_td_foldable(const dt_node_t *n)
 		case DT_TOK_LPAR:
 			return n->left->kind == DT_NODE_TYPE && dt_type_is_integer(n->left->type) &&
 			       dt_td_foldable(n->right);
+		case DT_TOK_OFFSETOF:
+			return true;
 		default:
 			return false;
 		}
@@ -298,7 +300,12 @@ dt_td_fold(dt_pcb_t *pcb, const dt_node_t *n)
 		return n;
 	c = dt_node_copy_list(pcb, n);
 	c = dt_cook(pcb, c, DT_IDFLG_REF);
-	return c->kind == DT_NODE_INT ? c : n;
+	if (c->kind != DT_NODE_INT)
+		return n;
+	/* DTrace's dt_node_offsetof() is dt_node_int()'s constant: an int */
+	if (n->kind == DT_NODE_OP2 && n->op == DT_TOK_OFFSETOF)
+		c = dt_node_int(pcb, c->value);
+	return c;
 }
 
 /* ---- dt_node_printr ------------------------------------------------------ */
