@@ -308,6 +308,31 @@ dt_td_fold(dt_pcb_t *pcb, const dt_node_t *n)
 	return c;
 }
 
+/*
+ * Fold every subtree DTrace's parser would have folded before a line is
+ * printed: an error there (offsetof of no struct, sizeof of void) is the
+ * parser's in DTrace, which then prints no tree at all.
+ */
+static void
+dt_td_prefold(dt_pcb_t *pcb, const dt_node_t *n)
+{
+	for (; n != NULL; n = n->list) {
+		if ((n->kind == DT_NODE_OP1 || n->kind == DT_NODE_OP2) && !(n->flags & DT_NF_COOKED) &&
+		    dt_td_foldable(n)) {
+			(void)dt_td_fold(pcb, n);
+			continue;
+		}
+		if (n->kind == DT_NODE_INLINE || n->kind == DT_NODE_XLATOR || n->kind == DT_NODE_DECL ||
+		    n->kind == DT_NODE_TYPE || n->kind == DT_NODE_PDESC)
+			continue;
+		/* operands, an if's statements, a call's arguments, a subscript's keys */
+		dt_td_prefold(pcb, n->left);
+		dt_td_prefold(pcb, n->right);
+		dt_td_prefold(pcb, n->cond);
+		dt_td_prefold(pcb, n->args);
+	}
+}
+
 /* ---- dt_node_printr ------------------------------------------------------ */
 
 static void dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth);
@@ -690,12 +715,17 @@ dt_treedump_program(dt_pcb_t *pcb, int pass)
 
 	if (!dt_treedump_pass(pcb, pass))
 		return;
-	/* the descriptions' errors are the parser's in DTrace: none once a line is out */
+	/*
+	 * The descriptions' errors and those of constants are the parser's in
+	 * DTrace: they come before any line is out.
+	 */
 	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
 		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
 			dtrace_probedesc_t pd;
 			dt_td_pdesc(pcb, pn, &pd);
 		}
+		dt_td_prefold(pcb, c->pred);
+		dt_td_prefold(pcb, c->args);
 	}
 	fprintf(stderr, "PROGRAM attr=%s\n", dt_td_attr(dt_attr_def, a, sizeof(a)));
 	for (dt_node_t *p = pcb->root; p != NULL; p = p->list) {
