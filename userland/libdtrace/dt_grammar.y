@@ -121,7 +121,7 @@ static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, 
 %type <l_node> xlator_member_list xlator_member parameter_type_list parameter_list
 %type <l_node> parameter_declaration
 %type <l_int> assignment_operator unary_operator
-%type <l_str> member_name
+%type <l_str> member_name member_ident
 %type <l_ds> declaration_specifiers specifier_qualifier_list parameter_declaration_specifiers
 %type <l_ds> sq_untyped sq_typed
 %type <l_int> storage_class d_storage_class type_qualifier type_keyword
@@ -310,6 +310,20 @@ member_name:
 	|	DT_KEY_STRING	{ $$ = dt_strdup(pcb, "string"); }
 	;
 
+/*
+ * A member named after . or -> or in offsetof(): DTrace also takes there the
+ * D keywords a C type's member may be named (its dtrace_keyword_ident).
+ */
+member_ident:
+		member_name
+	|	DT_KEY_PROBE	{ $$ = dt_strdup(pcb, "probe"); }
+	|	DT_KEY_PROVIDER	{ $$ = dt_strdup(pcb, "provider"); }
+	|	DT_KEY_SELF	{ $$ = dt_strdup(pcb, "self"); }
+	|	DT_TOK_STRINGOF	{ $$ = dt_strdup(pcb, "stringof"); }
+	|	DT_TOK_XLATE	{ $$ = dt_strdup(pcb, "xlate"); }
+	|	DT_KEY_XLATOR	{ $$ = dt_strdup(pcb, "translator"); }
+	;
+
 postfix_expression:
 		primary_expression
 	|	postfix_expression DT_TOK_LBRAC argument_expression_list DT_TOK_RBRAC {
@@ -321,15 +335,15 @@ postfix_expression:
 	|	postfix_expression DT_TOK_LPAR argument_expression_list DT_TOK_RPAR {
 			$$ = dt_nest(pcb, dt_node_func(pcb, $1, $3));
 		}
-	|	postfix_expression DT_TOK_DOT member_name {
+	|	postfix_expression DT_TOK_DOT member_ident {
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_DOT, $1, dt_node_ident(pcb, $3)));
 		}
-	|	postfix_expression DT_TOK_PTR member_name {
+	|	postfix_expression DT_TOK_PTR member_ident {
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_PTR, $1, dt_node_ident(pcb, $3)));
 		}
 	|	postfix_expression DT_TOK_ADDADD { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTINC, $1)); }
 	|	postfix_expression DT_TOK_SUBSUB { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTDEC, $1)); }
-	|	DT_TOK_OFFSETOF DT_TOK_LPAR type_name DT_TOK_COMMA member_name DT_TOK_RPAR {
+	|	DT_TOK_OFFSETOF DT_TOK_LPAR type_name DT_TOK_COMMA member_ident DT_TOK_RPAR {
 			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5)));
 		}
 	|	DT_TOK_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR expression DT_TOK_RPAR {

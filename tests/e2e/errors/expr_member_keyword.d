@@ -1,0 +1,7 @@
+struct rec { int n; };
+struct rec r;
+
+BEGIN
+{
+	trace(r.self);
+}
