@@ -30,16 +30,22 @@
  *
  *   - the program is a chain of DT_NODE_PROG links (dt_prog_add), printed
  *     as one PROGRAM node; a statement (DT_NODE_EXPSTMT) is DTrace's DEXPR
- *     or DFUNC, both "D EXPRESSION";
+ *     or DFUNC, both "D EXPRESSION"; a provider is a DT_NODE_DECL;
+ *   - DTrace's parser folds constants this compiler folds as it cooks
+ *     them: pass 1 and pass 4 print such a subtree as the constant its
+ *     cooked copy is, and an inline of a constant (->inl on the name) as
+ *     that constant;
  *   - clauses are typed as copies (dt_compile_one), each kept on its
  *     (sub-)clause for pass 3; a use of an inline is expanded where DTrace
- *     keeps a variable node, so it is printed as that variable (->inl);
+ *     keeps a variable node, so it is printed as that variable (->inl,
+ *     ->inlargs);
  *   - DTrace's types give flags this compiler's do not (void and its
  *     typedefs are signed integers in CTF, the dynamic type <DYN> is a
- *     reference, an enum is not signed): the flags printed are DTrace's;
- *   - a node DTrace's dt_printd() cannot print (a type name, in a cast,
- *     sizeof or xlate) is "/ * bad node ADDRESS, kind K * /" there too, its
- *     address this process's and K DTrace's number for the kind.
+ *     reference, an enum is not signed, every variable is an l-value, an
+ *     assignment has its variable's flags): the flags printed are DTrace's;
+ *   - a node DTrace's dt_printd() cannot print (the type of a cast or of
+ *     xlate) is "/ * bad node ADDRESS, kind K * /" there too, its address
+ *     this process's and K DTrace's number for the kind.
  */
 #include <stdio.h>
 #include <stdlib.h>
