@@ -592,6 +592,7 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		pcb->cflags = cflags;
 		snprintf(what, sizeof(what), "symbol %s`%s", m->name, name);
 		dt_node_attr_assign_named(pcb, d, dt_attr_sym, what);
+		d->sym = dt_strdup(pcb, what + strlen("symbol ")); /* -x tree prints DTrace's symbol node */
 		return d;
 	}
 	/* a scoped name is never a D variable: DTrace's words for what is missing */

@@ -252,6 +252,7 @@ struct dt_node {
 	/* -x tree (dt_treedump.c) */
 	dt_ident_t *inl;    /* the inline whose use this expansion is: DTrace's variable node */
 	dt_node_t *inlargs; /* that use's subscripts, an inline array's */
+	const char *sym;    /* a module's symbol, expanded here: DTrace's symbol node ("mod`name") */
 	dt_node_t *subs;    /* a parsed clause: the clauses if/else made of it (dt_sugar) */
 	dt_node_t *cooked;  /* one of those: its copy as last cooked (dt_compile_one) */
 	dtrace_attribute_t ctxattr; /* a cooked clause: its probe context's attributes */

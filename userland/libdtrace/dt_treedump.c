@@ -412,6 +412,15 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 		return;
 	}
 
+	if (n->sym != NULL) {
+		/* a module's symbol, read at its address here: DTrace's dt_xcook_ident() makes an l-value */
+		fprintf(fp, "SYMBOL %s (%s)\n", n->sym,
+			dt_td_info(n->type, n->attr,
+				   dt_td_typeflags(n->type) | DT_NF_COOKED | DT_NF_LVALUE | (n->flags & DT_NF_USERLAND),
+				   buf, sizeof(buf)));
+		return;
+	}
+
 	switch (n->kind) {
 	case DT_NODE_INT:
 		fprintf(fp, "INT 0x%llx (%s)\n", (unsigned long long)n->value, dt_td_node_info(pcb, n, buf, sizeof(buf)));
