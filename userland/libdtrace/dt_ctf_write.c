@@ -199,17 +199,6 @@ dt_ctfw_add(dt_ctfw_t *w, const dt_type_t *t)
 	return id;
 }
 
-/* Was t defined by D itself before the program's text was read? */
-static bool
-dt_ctfw_intrinsic(const dt_pcb_t *pcb, const dt_type_t *t)
-{
-	for (const dt_type_t *u = pcb->intrinsic; u != NULL; u = u->next) {
-		if (u == t)
-			return true;
-	}
-	return false;
-}
-
 /*
  * Is t one of DTrace's "C" container's (the intrinsic C types, those of
  * included headers) as opposed to "D"'s (D's typedefs, string, declared)?
@@ -217,9 +206,7 @@ dt_ctfw_intrinsic(const dt_pcb_t *pcb, const dt_type_t *t)
 static bool
 dt_ctfw_is_c(const dt_pcb_t *pcb, const dt_type_t *t)
 {
-	if (dt_ctfw_intrinsic(pcb, t))
-		return t->kind != DT_TK_TYPEDEF && t->kind != DT_TK_STRING && t->kind != DT_TK_DYN;
-	return t->incdefs;
+	return dt_type_is_cdefs(pcb, t);
 }
 
 /* Add one container's types in declaration order, oldest first. */

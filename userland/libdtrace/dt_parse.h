@@ -95,6 +95,7 @@ dt_type_t *dt_type_lookup(dt_pcb_t *pcb, const char *name);  /* typedef/base nam
 dt_type_t *dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 /* D's own names only (declarations may shadow modules' types, dt_modtypes.h) */
 dt_type_t *dt_type_lookup_d(dt_pcb_t *pcb, const char *name);
+bool dt_type_is_cdefs(const dt_pcb_t *pcb, const dt_type_t *t);
 dt_type_t *dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 /* Enter a named struct, union, enum or forward declaration among D's tags. */
 void dt_type_tag_add(dt_pcb_t *pcb, dt_type_t *t);

@@ -146,12 +146,49 @@ dt_type_lookup_d(dt_pcb_t *pcb, const char *name)
 	return pcb->tisize != 0 ? *dt_type_slot(pcb, DT_TK_TYPEDEF, name) : NULL;
 }
 
+/*
+ * Is t a type of DTrace's "C" container (the C intrinsic types and those of
+ * headers cpp included) rather than of "D" (D's typedefs, string, and what
+ * programs and libraries declare)?
+ */
+bool
+dt_type_is_cdefs(const dt_pcb_t *pcb, const dt_type_t *t)
+{
+	for (const dt_type_t *u = pcb->intrinsic; u != NULL; u = u->next) {
+		if (u == t)
+			return t->kind != DT_TK_TYPEDEF && t->kind != DT_TK_STRING && t->kind != DT_TK_DYN;
+	}
+	return t->incdefs;
+}
+
+/*
+ * DTrace's two containers are modules named "D" and "C" too: "D`name" is a
+ * type of "D", which imports "C" and so reaches every type D knows, and
+ * "C`name" one of "C" only.  The unscoped name, or NULL if name has no such
+ * scope; *cdefs tells which.
+ */
+static const char *
+dt_type_dscope(const char *name, bool *cdefs)
+{
+	if ((name[0] != 'D' && name[0] != 'C') || name[1] != '`' || name[2] == '\0' || strchr(name + 2, '`') != NULL)
+		return NULL;
+	*cdefs = name[0] == 'C';
+	return name + 2;
+}
+
 /* D's names first, then the modules' (dt_modtypes.h): DTrace's lookup order. */
 dt_type_t *
 dt_type_lookup(dt_pcb_t *pcb, const char *name)
 {
-	dt_type_t *t = dt_type_lookup_d(pcb, name);
+	const char *n;
+	bool cdefs;
+	dt_type_t *t;
 
+	if ((n = dt_type_dscope(name, &cdefs)) != NULL) {
+		t = dt_type_lookup_d(pcb, n);
+		return t != NULL && (!cdefs || dt_type_is_cdefs(pcb, t)) ? t : NULL;
+	}
+	t = dt_type_lookup_d(pcb, name);
 	return t != NULL ? t : dt_modtypes_lookup(pcb, name);
 }
 
@@ -175,7 +212,15 @@ dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 dt_type_t *
 dt_type_tag(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag)
 {
-	dt_type_t *t = dt_type_tag_d(pcb, kind, tag), *m;
+	const char *n;
+	bool cdefs;
+	dt_type_t *t, *m;
+
+	if ((n = dt_type_dscope(tag, &cdefs)) != NULL) {
+		t = dt_type_tag_d(pcb, kind, n);
+		return t != NULL && (!cdefs || dt_type_is_cdefs(pcb, t)) ? t : NULL;
+	}
+	t = dt_type_tag_d(pcb, kind, tag);
 
 	if (t != NULL && t->kind != DT_TK_FWD)
 		return t;
