@@ -1409,8 +1409,12 @@ dt_compile_body(dt_pcb_t *pcb)
 	pcb->parsed = true;
 	dt_treedump_program(pcb, 1);
 
-	/* a file of provider definitions alone is a program (dtrace -h) */
-	if (pcb->clauses == NULL && !(pcb->cflags & DT_C_EMPTY) && pcb->prog->nproviders == 0)
+	/*
+	 * DTrace's D_EMPTY: a program of no clause, inline, translator or
+	 * provider (a file of provider definitions alone is one, for dtrace -h);
+	 * declarations of variables and types leave nothing in the program.
+	 */
+	if (pcb->root == NULL && !(pcb->cflags & DT_C_EMPTY))
 		dt_error(pcb, 0, D_EMPTY, "empty D program translation unit");
 	dt_pragma_unused(pcb);
 
