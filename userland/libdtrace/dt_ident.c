@@ -11,6 +11,7 @@
 
 #include "dt_parse.h"
 #include "dt_regs.h"
+#include "dt_sysconst.h"
 
 /*
  * The index of an identifier table maps each name to its first entry in
@@ -492,11 +493,16 @@ dt_idents_init(dt_pcb_t *pcb)
 		idp->next = pcb->builtins.head;
 		pcb->builtins.head = idp;
 	}
-	/* DTrace's constants, then the target ISA's uregs[] names (dt_regs.h) */
+	/*
+	 * DTrace's constants, the target ISA's uregs[] names (dt_regs.h), then
+	 * the target's signal and errno numbers (dt_sysconst.h)
+	 */
 	for (size_t i = 0; i < sizeof(dt_consts) / sizeof(dt_consts[0]); i++)
 		dt_const_add(pcb, dt_consts[i].name, dt_consts[i].value);
 	for (size_t i = 0; i < dt_nregnames; i++)
 		dt_const_add(pcb, dt_regnames[i].name, dt_regnames[i].value);
+	for (const dt_regname_t *c = dt_sysconsts; c->name != NULL; c++)
+		dt_const_add(pcb, c->name, c->value);
 	dt_idents_reduce(pcb, pcb->vmax);
 }
 
