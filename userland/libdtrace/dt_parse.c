@@ -1407,6 +1407,7 @@ dt_compile_body(dt_pcb_t *pcb)
 	dt_lex_fini(pcb);
 	pcb->region = NULL;
 	pcb->parsed = true;
+	dt_treedump_parsed(pcb);
 	dt_treedump_program(pcb, 1);
 
 	/*

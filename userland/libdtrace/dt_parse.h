@@ -513,6 +513,7 @@ dt_node_t *dt_sugar(dt_pcb_t *pcb, dt_node_t *clause);
 
 /* ---- -x tree: the parse tree dumped to stderr (dt_treedump.c) ------------ */
 bool dt_treedump_pass(const dt_pcb_t *pcb, int pass);
+void dt_treedump_parsed(dt_pcb_t *pcb);            /* the parser's errors, before any pass prints */
 void dt_treedump_program(dt_pcb_t *pcb, int pass); /* passes 1 and 3 */
 void dt_treedump_clause(dt_pcb_t *pcb, const dt_node_t *c, const dt_node_t *pdescs); /* pass 2 */
 void dt_treedump_d(dt_pcb_t *pcb, const dt_node_t *c); /* pass 4 */

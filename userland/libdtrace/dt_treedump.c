@@ -720,6 +720,28 @@ dt_treedump_pass(const dt_pcb_t *pcb, int pass)
 }
 
 /*
+ * The program is parsed: the errors of its probe descriptions and of the
+ * constants DTrace's parser folds are the parser's in DTrace, raised before
+ * any tree is printed.  Checked here when a pass that prints the program
+ * or a clause as parsed (1, 3, 4) is asked for; this compiler otherwise
+ * finds them as it cooks.
+ */
+void
+dt_treedump_parsed(dt_pcb_t *pcb)
+{
+	if (!dt_treedump_pass(pcb, 1) && !dt_treedump_pass(pcb, 3) && !dt_treedump_pass(pcb, 4))
+		return;
+	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
+		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
+			dtrace_probedesc_t pd;
+			dt_td_pdesc(pcb, pn, &pd);
+		}
+		dt_td_prefold(pcb, c->pred);
+		dt_td_prefold(pcb, c->args);
+	}
+}
+
+/*
  * Passes 1 and 3: the program.  Pass 1 prints the clauses as parsed; pass 3
  * those if/else made of each (dt_compile_program), each as last cooked.
  */
@@ -730,18 +752,7 @@ dt_treedump_program(dt_pcb_t *pcb, int pass)
 
 	if (!dt_treedump_pass(pcb, pass))
 		return;
-	/*
-	 * The descriptions' errors and those of constants are the parser's in
-	 * DTrace: they come before any line is out.
-	 */
-	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
-		for (dt_node_t *pn = c->pdescs; pn != NULL; pn = pn->list) {
-			dtrace_probedesc_t pd;
-			dt_td_pdesc(pcb, pn, &pd);
-		}
-		dt_td_prefold(pcb, c->pred);
-		dt_td_prefold(pcb, c->args);
-	}
+	dt_treedump_parsed(pcb);
 	fprintf(stderr, "PROGRAM attr=%s\n", dt_td_attr(dt_attr_def, a, sizeof(a)));
 	for (dt_node_t *p = pcb->root; p != NULL; p = p->list) {
 		dt_node_t *n = p->left;
