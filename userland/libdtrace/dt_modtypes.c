@@ -537,11 +537,20 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 {
 	struct dt_modtypes *mt = dt_mods(pcb);
 	const char *mod, *name = dt_mod_split(pcb, n->string, &mod);
+	const char *mark = strstr(n->string, "``") != NULL ? "``" : "`";
 
 	bool anymod = mod != NULL && strcmp(mod, "D") == 0; /* DTrace's D module always exists */
 
 	if (mod == NULL)
 		return NULL;
+	/*
+	 * `sym and ``sym name no module: DTrace looks the symbol up in every
+	 * kernel module (DTRACE_OBJ_KMODS) or every user module (UMODS), the
+	 * first in load order that has it.  Here every module is both, so both
+	 * search them all: the compiler's main program, its libraries, then the
+	 * target's objects.
+	 */
+	bool every = mod[0] == '\0';
 	/*
 	 * D`f names an extern declared in the program: a symbol of DTrace's
 	 * "D" module, which is not a kernel module, so the single mark (a
@@ -557,7 +566,7 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		bool isexec;
 		dt_type_t *t;
 
-		if (!dt_mod_match(mt, m, mod))
+		if (!every && !dt_mod_match(mt, m, mod))
 			continue;
 		anymod = true;
 		if (name[0] == '\0' || !dt_elf_symbol(m->path, name, &value, &base, &isexec))
@@ -565,8 +574,8 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		addr = isexec ? value : m->start - m->off - base + value;
 		t = dt_modtypes_locked(pcb, mt, m, 0, NULL, name);
 		if (t == NULL)
-			dnerror(pcb, n, D_SYM_NOTYPES, "no symbolic type information is available for %s`%s: %s",
-				m->name, name,
+			dnerror(pcb, n, D_SYM_NOTYPES, "no symbolic type information is available for %s%s%s: %s",
+				m->name, mark, name,
 				m->obj != NULL && m->obj->reader != NULL
 					? "Symbol has no type in the module's type data"
 					: "Module does not contain any CTF or DWARF data");
@@ -590,6 +599,12 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 		pcb->cflags &= ~DT_C_EATTR;
 		d = dt_cook(pcb, d, idflags);
 		pcb->cflags = cflags;
+		/*
+		 * DTrace's symbol node is an lvalue but not writable: '=', '++'
+		 * and their kin refuse it (D_OP_WRITE), and so its members and
+		 * elements, as the cast to a pointer above would not.
+		 */
+		d->flags &= ~DT_NF_WRITABLE;
 		snprintf(what, sizeof(what), "symbol %s`%s", m->name, name);
 		dt_node_attr_assign_named(pcb, d, dt_attr_sym, what);
 		d->sym = dt_strdup(pcb, what + strlen("symbol ")); /* -x tree prints DTrace's symbol node */

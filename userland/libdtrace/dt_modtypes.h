@@ -8,7 +8,9 @@
  * them, named by the file's base name.  A D program names their types as
  * C does (`struct foo', `foo_t') or scoped to one module with a backquote
  * (`struct libfoo.so`foo', `libfoo.so`foo_t'), and their global variables
- * as `module`name'.
+ * as `module`name', or `name and ``name for the first module in load
+ * order that has one (DTrace's kernel and user marks: every module here is
+ * both).
  *
  * dt_types.c calls dt_modtypes_lookup()/dt_modtypes_tag() only after D's
  * own names missed, which gives DTrace's order for unscoped names: D's types,
