@@ -397,7 +397,7 @@ int dtrace_state_stop(dtrace_state_t *state, dtrace_cpuid_t *cpu);
 
 /* DOF (core/dof_load.c).  The image is the core's private copy, `size`
  * bytes long; a refusal writes the reason to state->dts_errmsg. */
-#define DTRACE_DOF_MAXSIZE (256 * 1024)
+#define DTRACE_DOF_MAXSIZE (8 * 1024 * 1024) /* illumos dtrace_dof_maxsize */
 #define DTRACE_DIFO_MAXSIZE (256 * 1024)
 int dtrace_dof_slurp(dof_hdr_t *dof, size_t size, dtrace_state_t *state,
 		     dtrace_enabling_t **enabp);
