@@ -237,6 +237,15 @@ typedef enum dtrace_thread_fact {
 uint64_t dtrace_port_curthread_value(dtrace_thread_fact_t fact);
 const char *dtrace_port_curthread_execname(void);
 
+/*
+ * dtrace_port_curproc_progenyof: 1 if the current process is process `pid`
+ * or descends from it, else 0 (D's progenyof()).  DTrace walks the chain of
+ * parents up to the root, so every process is progeny of the first process
+ * and of the root's pid 0; a parent the port cannot see ends the chain.
+ *   probe context: yes.
+ */
+int dtrace_port_curproc_progenyof(uint64_t pid);
+
 /* ------------------------------------------------------------------------
  * 8. Stacks, arguments and registers
  * ------------------------------------------------------------------------

@@ -104,17 +104,13 @@ subr_speculation(dif_call_t *c)
 }
 
 /*
- * progenyof(pid): whether the current process is `pid` or descends from it.
- * core/port.h exposes only the current pid and its parent, so ancestors
- * above the parent are not seen: progenyof() of a grandparent answers 0.
+ * progenyof(pid): whether the current process is `pid` or descends from it;
+ * the argument is a pid_t, as in DTrace.
  */
 static void
 subr_progenyof(dif_call_t *c)
 {
-	uint64_t pid = arg(c, 0);
-
-	ret(c, pid == dtrace_port_curthread_value(DTRACE_THR_PID) ||
-		       pid == dtrace_port_curthread_value(DTRACE_THR_PPID));
+	ret(c, dtrace_port_curproc_progenyof((uint32_t)arg(c, 0)) != 0);
 }
 
 static void

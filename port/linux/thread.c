@@ -7,7 +7,8 @@
  * needs them; a fork handler clears the child's copy.  execname is the
  * process's name (the main thread's comm, as DTrace's execname is the
  * process's), read once outside probe context and refreshed by
- * linux_thread_refresh_execname() after an exec-like change.
+ * linux_thread_refresh_execname() after an exec-like change.  progenyof()
+ * reads the ancestors' parents from /proc with raw system calls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -135,6 +136,63 @@ dtrace_port_curthread_value(dtrace_thread_fact_t fact)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The parent of process `pid` from /proc/<pid>/stat ("pid (comm) state ppid
+ * ..."; comm may hold spaces and parentheses, so the last ')' ends it), or
+ * -1 if it cannot be read.  Raw system calls, no stdio: probe context.
+ */
+static long
+proc_parent(long pid)
+{
+	char path[32] = "/proc/", digits[24], buf[512], *p, *end = NULL;
+	size_t len = 6;
+	long fd, n, ppid = 0;
+	int nd = 0;
+
+	do
+		digits[nd++] = (char)('0' + pid % 10);
+	while ((pid /= 10) != 0);
+	while (nd > 0)
+		path[len++] = digits[--nd];
+	memcpy(path + len, "/stat", sizeof("/stat"));
+
+	fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = syscall(SYS_read, (int)fd, buf, sizeof(buf) - 1);
+	syscall(SYS_close, (int)fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (p = buf; *p != '\0'; p++)
+		if (*p == ')')
+			end = p;
+	/* ") S ppid": the state is one character */
+	if (end == NULL || end[1] != ' ' || end[2] == '\0' || end[3] != ' ')
+		return -1;
+	for (p = end + 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	return p == end + 4 ? -1 : ppid;
+}
+
+int
+dtrace_port_curproc_progenyof(uint64_t pid)
+{
+	long cur = (long)syscall(SYS_getppid);
+
+	if (pid == (uint64_t)linux_self_pid())
+		return 1;
+	/* up the chain of parents: pid 1's parent is 0, the root */
+	for (int depth = 0; cur >= 0 && depth < 4096; depth++) {
+		if ((uint64_t)cur == pid)
+			return 1;
+		if (cur == 0)
+			break;
+		cur = proc_parent(cur);
+	}
+	return 0;
 }
 
 /* ---- Time (port.h section 6): clock_gettime is served by the vDSO. ---- */

@@ -166,7 +166,10 @@ test_rand_progenyof_speculation(void)
 
 	CHECK_EQ(call(DIF_SUBR_PROGENYOF, V(100)), 1); /* the process itself */
 	CHECK_EQ(call(DIF_SUBR_PROGENYOF, V(1)), 1);   /* its parent */
+	CHECK_EQ(call(DIF_SUBR_PROGENYOF, V(0)), 1);   /* the root, above the parent */
 	CHECK_EQ(call(DIF_SUBR_PROGENYOF, V(77)), 0);
+	/* a pid_t: the upper 32 bits are not part of it */
+	CHECK_EQ(call(DIF_SUBR_PROGENYOF, V(((uint64_t)1 << 32) | 100)), 1);
 	CHECK_NOFAULT(e);
 
 	/* speculation() is the buffers' allocator: none configured, none given. */

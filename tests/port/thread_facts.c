@@ -5,7 +5,8 @@
  * pid/tid/ppid/hwcpu/curthread match the system calls, uid/gid are the
  * effective ids (checked by switching one thread's, when run as root), the key is
  * unique per thread, vtime and the clocks advance, execname is the
- * process's comm; profile names parse with DTrace's units and limits;
+ * process's comm; progenyof() sees every ancestor (the grandparent, pid 1,
+ * the root's 0) but not a child; profile names parse with DTrace's units and limits;
  * raise() is delivered only when the thread leaves probe context; chill()
  * spins at least as long as asked.
  */
@@ -14,7 +15,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +65,38 @@ on_usr1(int sig)
 {
 	(void)sig;
 	got_usr1 = 1;
+}
+
+static void
+test_progenyof(void)
+{
+	long grandparent = -1;
+	char path[64];
+	pid_t child;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getppid());
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%*d (%*[^)]) %*c %ld", &grandparent) != 1)
+			grandparent = -1;
+		fclose(f);
+	}
+	CHECK(dtrace_port_curproc_progenyof((uint64_t)getpid()) == 1, "progenyof(self)");
+	CHECK(dtrace_port_curproc_progenyof((uint64_t)getppid()) == 1, "progenyof(parent)");
+	CHECK(grandparent >= 0, "read the grandparent from %s", path);
+	CHECK(dtrace_port_curproc_progenyof((uint64_t)grandparent) == 1, "progenyof(grandparent %ld)",
+	      grandparent);
+	CHECK(getpid() == 1 || dtrace_port_curproc_progenyof(1) == 1, "progenyof(1)");
+	CHECK(dtrace_port_curproc_progenyof(0) == 1, "progenyof(0), the root");
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0, "fork");
+	CHECK(dtrace_port_curproc_progenyof((uint64_t)child) == 0, "a child is not an ancestor");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
 }
 
 static void
@@ -180,6 +215,7 @@ main(void)
 	CHECK(strcmp(dtrace_port_curthread_execname(), comm) == 0, "execname '%s' vs '%s'",
 	      dtrace_port_curthread_execname(), comm);
 
+	test_progenyof();
 	test_profile_names();
 
 	/* raise(): posted, delivered at probe exit. */

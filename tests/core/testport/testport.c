@@ -118,6 +118,8 @@ tp_thread_defaults(void)
 	tp_thread.tt_fact[DTRACE_THR_HWCPU] = UINT64_MAX; /* follow the current CPU */
 	tp_thread.tt_fact[DTRACE_THR_CURTHREAD] = 0xc0ffee00u + 101;
 	snprintf(tp_thread.tt_execname, sizeof(tp_thread.tt_execname), "testproc");
+	tp_thread.tt_ancestors[0] = 0; /* the parent is pid 1, whose parent is the root */
+	tp_thread.tt_nancestors = 1;
 	tp_thread_init = true;
 }
 
@@ -696,6 +698,19 @@ const char *
 dtrace_port_curthread_execname(void)
 {
 	return testport_thread()->tt_execname;
+}
+
+int
+dtrace_port_curproc_progenyof(uint64_t pid)
+{
+	const testport_thread_t *t = testport_thread();
+
+	if (pid == t->tt_fact[DTRACE_THR_PID] || pid == t->tt_fact[DTRACE_THR_PPID])
+		return 1;
+	for (unsigned i = 0; i < t->tt_nancestors && i < 4; i++)
+		if (pid == t->tt_ancestors[i])
+			return 1;
+	return 0;
 }
 
 /* --- Stacks, arguments, registers -------------------------------------------- */

@@ -64,6 +64,9 @@ void testport_set_walltime(uint64_t ns); /* dtrace_port_getwalltime() */
 typedef struct testport_thread {
 	uint64_t tt_fact[DTRACE_THR_NFACTS]; /* by dtrace_thread_fact_t */
 	char tt_execname[64];
+	/* the parent's ancestors, nearest first (progenyof()) */
+	uint64_t tt_ancestors[4];
+	unsigned tt_nancestors;
 } testport_thread_t;
 
 /* Facts of this host thread's simulated current thread.  Defaults: pid 100,
