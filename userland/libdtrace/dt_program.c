@@ -487,8 +487,13 @@ dt_lib_sort(dtrace_hdl_t *dtp, dt_libscan_t *ls)
 		for (d = 0; d < ls->files[i].ndeps; d++) {
 			for (j = 0; j < ls->nfiles && strcmp(ls->files[j].path, ls->files[i].deps[d]) != 0; j++)
 				continue;
-			if (j == ls->nfiles)
-				continue;
+			if (j == ls->nfiles) {
+				/* DTrace's dt_lib_build_graph(): a dependency that is not one of the libraries */
+				(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg),
+					       "Invalid library dependency in %s: %s", ls->files[i].path,
+					       ls->files[i].deps[d]);
+				return dt_set_errno(dtp, EDT_COMPILER);
+			}
 			int *v = realloc(ls->files[j].dependents, sizeof(int) * (size_t)(ls->files[j].ndependents + 1));
 			if (v == NULL)
 				return dt_set_errno(dtp, EDT_NOMEM);
@@ -500,14 +505,20 @@ dt_lib_sort(dtrace_hdl_t *dtp, dt_libscan_t *ls)
 		if (ls->files[i].start == 0)
 			dt_lib_visit(ls, i, &count);
 	}
-	for (i = 0; i < ls->nfiles; i++) {
-		for (d = 0; d < ls->files[i].ndeps; d++) {
-			for (j = 0; j < ls->nfiles && strcmp(ls->files[j].path, ls->files[i].deps[d]) != 0; j++)
-				continue;
-			if (j < ls->nfiles && ls->files[j].finish < ls->files[i].finish) {
-				dt_dprintf("library %s has cyclic dependency on %s\n", ls->files[i].path,
-					   ls->files[j].path);
-				dtp->dt_errmsg[0] = '\0';
+	/*
+	 * DTrace's dt_lib_depend_sort(): a library that finished after one it
+	 * depends on closes a cycle.  Libraries in the order found, each one's
+	 * dependents in the order they were found to depend on it; the first
+	 * such pair is DTrace's message (no file or line: the library scan
+	 * has cleared its file tag by then).
+	 */
+	for (j = 0; j < ls->nfiles; j++) {
+		for (d = 0; d < ls->files[j].ndependents; d++) {
+			i = ls->files[j].dependents[d];
+			if (ls->files[i].finish > ls->files[j].finish) {
+				(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg),
+					       "Cyclic dependency detected: %s => %s", ls->files[j].path,
+					       ls->files[i].path);
 				return dt_set_errno(dtp, EDT_COMPILER);
 			}
 		}
