@@ -539,7 +539,7 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	const char *mod, *name = dt_mod_split(pcb, n->string, &mod);
 	const char *mark = strstr(n->string, "``") != NULL ? "``" : "`";
 
-	bool anymod = mod != NULL && strcmp(mod, "D") == 0; /* DTrace's D module always exists */
+	bool anymod = mod != NULL && (strcmp(mod, "D") == 0 || strcmp(mod, "C") == 0); /* DTrace's D and C modules always exist */
 
 	if (mod == NULL)
 		return NULL;
