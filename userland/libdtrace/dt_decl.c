@@ -482,7 +482,7 @@ dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
  * must have the same type, and nothing else changes.  The name stays unknown
  * to expressions (`f', `&f' are "failed to resolve", `f(...)' an undefined
  * function), as it is in DTrace, whose plain names never reach module
- * symbols.  Types compare as CTF ids do: by identity, with all function
+ * symbols; D``f and ``f name it (dt_modsym_cook), `f and D`f do not.  Types compare as CTF ids do: by identity, with all function
  * types one "int ()" as in DTrace, so pointers and named types match
  * themselves and each array declarator is a new type.
  */

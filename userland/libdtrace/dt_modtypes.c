@@ -532,6 +532,43 @@ dt_elf_symbol(const char *path, const char *name, uint64_t *valuep, uint64_t *ba
 	return found;
 }
 
+/* The node of symbol mod`name of type t at addr, as DTrace's DT_NODE_SYM behaves. */
+static dt_node_t *
+dt_modsym_node(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, const char *modname, const char *name, uint64_t addr,
+	       dt_type_t *t)
+{
+	/*
+	 * A variable is the object at its address, *(T *)addr; a
+	 * function is its address, (T *)addr, as C's designators decay.
+	 */
+	dt_node_t *a = dt_node_int(pcb, addr);
+	a->type = pcb->t_uint64; /* an address: no sign to extend when cast to a pointer */
+	a->flags &= ~DT_NF_SIGNED;
+	dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
+	a->line = cast->line = n->line;
+	dt_node_t *d = cast;
+	if (dt_type_resolve(t)->kind != DT_TK_FUNC) {
+		d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
+		d->line = n->line;
+	}
+	/* DTrace's symbol node: _dtrace_symattr, checked against -x amin as the symbol */
+	uint32_t cflags = pcb->cflags;
+	char what[512];
+	pcb->cflags &= ~DT_C_EATTR;
+	d = dt_cook(pcb, d, idflags);
+	pcb->cflags = cflags;
+	/*
+	 * DTrace's symbol node is an lvalue but not writable: '=', '++'
+	 * and their kin refuse it (D_OP_WRITE), and so its members and
+	 * elements, as the cast to a pointer above would not.
+	 */
+	d->flags &= ~DT_NF_WRITABLE;
+	snprintf(what, sizeof(what), "symbol %s`%s", modname, name);
+	dt_node_attr_assign_named(pcb, d, dt_attr_sym, what);
+	d->sym = dt_strdup(pcb, what + strlen("symbol ")); /* -x tree prints DTrace's symbol node */
+	return d;
+}
+
 dt_node_t *
 dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 {
@@ -560,6 +597,18 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 	    dt_idtab_lookup(&pcb->externs, name) != NULL)
 		dnerror(pcb, n, D_SYM_BADREF, "user module 'D' symbol '%s' may not be referenced as a kernel symbol",
 			name);
+	/*
+	 * An extern the program declared is a symbol of DTrace's "D" module
+	 * (its dm_extern): D``f names it, and so does ``f, as the search of
+	 * every user module (DTRACE_OBJ_UMODS) meets "D", made when the handle
+	 * opened, before the modules of the system; `f searches the kernel's
+	 * modules only, which "D" is not.  Such a symbol is undefined, its
+	 * value 0: a program may use its type, and reading it faults.
+	 */
+	dt_ident_t *ext;
+	if (strcmp(mark, "``") == 0 && (every || strcmp(mod, "D") == 0) &&
+	    (ext = dt_idtab_lookup(&pcb->externs, name)) != NULL)
+		return dt_modsym_node(pcb, n, idflags, "D", name, 0, ext->type);
 	for (size_t i = 0; i < mt->nmods; i++) {
 		dt_mod_t *m = &mt->mods[i];
 		uint64_t value, base, addr;
@@ -579,36 +628,7 @@ dt_modsym_cook(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 				m->obj != NULL && m->obj->reader != NULL
 					? "Symbol has no type in the module's type data"
 					: "Module does not contain any CTF or DWARF data");
-		/*
-		 * A variable is the object at its address, *(T *)addr; a
-		 * function is its address, (T *)addr, as C's designators decay.
-		 */
-		dt_node_t *a = dt_node_int(pcb, addr);
-		a->type = pcb->t_uint64; /* an address: no sign to extend when cast to a pointer */
-		a->flags &= ~DT_NF_SIGNED;
-		dt_node_t *cast = dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type(pcb, dt_type_ptr(pcb, t)), a);
-		a->line = cast->line = n->line;
-		dt_node_t *d = cast;
-		if (dt_type_resolve(t)->kind != DT_TK_FUNC) {
-			d = dt_node_op1(pcb, DT_TOK_DEREF, cast);
-			d->line = n->line;
-		}
-		/* DTrace's symbol node: _dtrace_symattr, checked against -x amin as the symbol */
-		uint32_t cflags = pcb->cflags;
-		char what[512];
-		pcb->cflags &= ~DT_C_EATTR;
-		d = dt_cook(pcb, d, idflags);
-		pcb->cflags = cflags;
-		/*
-		 * DTrace's symbol node is an lvalue but not writable: '=', '++'
-		 * and their kin refuse it (D_OP_WRITE), and so its members and
-		 * elements, as the cast to a pointer above would not.
-		 */
-		d->flags &= ~DT_NF_WRITABLE;
-		snprintf(what, sizeof(what), "symbol %s`%s", m->name, name);
-		dt_node_attr_assign_named(pcb, d, dt_attr_sym, what);
-		d->sym = dt_strdup(pcb, what + strlen("symbol ")); /* -x tree prints DTrace's symbol node */
-		return d;
+		return dt_modsym_node(pcb, n, idflags, m->name, name, addr, t);
 	}
 	/* a scoped name is never a D variable: DTrace's words for what is missing */
 	dnerror(pcb, n, D_IDENT_UNDEF, "failed to resolve %s: %s", n->string,
