@@ -322,6 +322,9 @@ typedef struct dt_cprobe_decl {
 	char *name;
 	char **args; /* nargs C type names */
 	int nargs;
+	char **xargs; /* nxargs C type names of the output prototype (: (...)) */
+	int nxargs;
+	int hasx; /* declared with an output prototype (else xargs are args) */
 } dt_cprobe_decl_t;
 
 typedef struct dt_cprovider {

@@ -7,6 +7,7 @@
  * definitions, typed variables (global, self->, this->, associative arrays
  * with key signatures), inlines and translators.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,13 +334,17 @@ dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 
 /*
  * DTrace's checks of a prototype (dt_decl_prototype): what each parameter
- * may be for this kind of declaration, void alone, names used once.
+ * may be for this kind of declaration, void alone, names used once.  When
+ * flist is another list (a probe's output prototype against its input one),
+ * each name used must instead be one flist declares.  Returns the number of
+ * parameters, `...' included, or 0 for a sole void.
  */
-void
-dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned flags)
+int
+dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, dt_node_t *flist, const char *kind, unsigned flags)
 {
 	char n1[256];
 	int nvoid = 0, i = 1;
+	bool form = plist != flist;
 
 	for (dt_node_t *p = plist; p != NULL; p = p->list, i++) {
 		bool isvoid = p->type != NULL && dt_type_is_void(p->type);
@@ -358,17 +363,19 @@ dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned fl
 		if (isvoid && p->string != NULL)
 			dnerror(pcb, p, D_DECL_PROTO_NAME, "void parameter may not have a name: %s", p->string);
 		if (p->string != NULL) {
-			for (dt_node_t *q = plist; q != p; q = q->list)
-				if (q->string != NULL && strcmp(q->string, p->string) == 0)
-					dnerror(pcb, p, D_DECL_PROTO_FORM,
-						"parameter is already declared in %s prototype: %s, parameter #%d", kind,
-						p->string, i);
+			bool found = false;
+			for (dt_node_t *q = flist; q != NULL && q != p && !found; q = q->list)
+				found = q->string != NULL && strcmp(q->string, p->string) == 0;
+			if (found != form)
+				dnerror(pcb, p, D_DECL_PROTO_FORM, "parameter is %s declared in %s prototype: %s, parameter #%d",
+					form ? "not" : "already", kind, p->string, i);
 		}
 		if (p->string == NULL && !isvoid && !(flags & DT_DP_ANON))
 			dnerror(pcb, p, D_DECL_PROTO_NAME, "parameter declaration requires a name: parameter #%d", i);
 	}
 	if (nvoid != 0 && plist->list != NULL)
 		dt_error(pcb, 0, D_DECL_PROTO_VOID, "void must be sole parameter");
+	return nvoid != 0 ? 0 : i - 1;
 }
 
 /* struct, union or enum without a definition (DTrace's "incomplete" types) */
@@ -486,7 +493,7 @@ dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *chain, const ch
 				dt_error(pcb, 0, D_DECL_VOIDOBJ, "cannot declare array of void");
 			if (dd->tuple) {
 				/* associative array: the caller reads the key types */
-				dt_decl_prototype(pcb, dd->params, "array", DT_DP_ANON);
+				dt_decl_prototype(pcb, dd->params, dd->params, "array", DT_DP_ANON);
 				if (assoc)
 					t = pcb->t_assoc;
 				break;
@@ -505,7 +512,7 @@ dt_decl_type_as(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *chain, const ch
 			}
 			break;
 		case DT_DD_FUNC: {
-			dt_decl_prototype(pcb, dd->params, "function", DT_DP_VARARGS | DT_DP_VOID | DT_DP_ANON);
+			dt_decl_prototype(pcb, dd->params, dd->params, "function", DT_DP_VARARGS | DT_DP_VOID | DT_DP_ANON);
 			dt_type_t *f = dt_type_new(pcb, DT_TK_FUNC, NULL, 0);
 			int n = 0;
 			f->ref = t;
@@ -1399,18 +1406,18 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 
 /*
  * provider NAME { probe P(native types) [: (translated types)]; ... };
- * Recorded in the program for dtrace -h.  As in DTrace, `__' in a probe's
- * declared name stands for `-' in the probe name, and a probe declared twice
- * in one provider is an error (D_PROV_PRDUP).  A provider declared again in
- * the same program adds its probes to the first declaration.
+ * Recorded in the program for dtrace -h, checked as DTrace's dt_node_probe,
+ * dt_node_provider and dt_cook_provider check them.  DTrace names a declared
+ * probe "::" and its declared name with each `__' made `-' (strhyphenate);
+ * its messages use that name (p:::a-b).
  */
 static char *
-dt_decl_probename(const char *s)
+dt_decl_probename(dt_pcb_t *pcb, const char *s)
 {
-	char *name = malloc(strlen(s) + 1), *q = name;
+	char *name = dt_zalloc(pcb, strlen(s) + 3), *q = name;
 
-	if (name == NULL)
-		return NULL;
+	*q++ = ':';
+	*q++ = ':';
 	while (*s != '\0') {
 		if (s[0] == '_' && s[1] == '_') {
 			*q++ = '-';
@@ -1423,23 +1430,215 @@ dt_decl_probename(const char *s)
 	return name;
 }
 
+/*
+ * DTrace's dt_node_probe: the name's checks, the input prototype (void and
+ * unnamed parameters allowed), the output one (its names must be input
+ * names), at most UINT8_MAX parameters each.  The node keeps the declared
+ * name in string, the input list in args, the output list in left (NULL
+ * when there is none or it is empty: the output arguments are then the
+ * input ones, as dt_probe_create makes them), the counts in value and nkeys.
+ */
+dt_node_t *
+dt_decl_probe(dt_pcb_t *pcb, const char *s, dt_node_t *nargs, dt_node_t *xargs)
+{
+	char *name = dt_decl_probename(pcb, s);
+	dt_node_t *n;
+	int nargc, xargc;
+
+	if (strchr(name, '`') != NULL)
+		dt_error(pcb, 0, D_PROV_BADNAME, "probe name may not contain scoping operator: %s", name);
+	if (strlen(name) - 2 >= DTRACE_NAMELEN)
+		dt_error(pcb, 0, D_PROV_BADNAME, "probe name may not exceed %d characters: %s", DTRACE_NAMELEN - 1,
+			 name);
+	n = dt_node_new(pcb, DT_NODE_MEMBER);
+	n->string = s;
+	n->args = nargs;
+	n->left = xargs;
+	nargc = dt_decl_prototype(pcb, nargs, nargs, "probe input", DT_DP_VOID | DT_DP_ANON);
+	xargc = dt_decl_prototype(pcb, xargs, nargs, "probe output", DT_DP_VOID);
+	if (nargc > UINT8_MAX)
+		dt_error(pcb, 0, D_PROV_PRARGLEN, "probe %s input prototype exceeds %u parameters: %d params used", name,
+			 (unsigned)UINT8_MAX, nargc);
+	if (xargc > UINT8_MAX)
+		dt_error(pcb, 0, D_PROV_PRARGLEN, "probe %s output prototype exceeds %u parameters: %d params used",
+			 name, (unsigned)UINT8_MAX, xargc);
+	n->value = (uint64_t)nargc;
+	n->nkeys = xargc;
+	return n;
+}
+
+/* the C type names of a list's first count parameters (compile-time copies) */
+static char **
+dt_decl_typenames(dt_pcb_t *pcb, dt_node_t *list, int count)
+{
+	char **v = dt_zalloc(pcb, ((size_t)count + 1) * sizeof(char *));
+	int i = 0;
+
+	for (dt_node_t *t = list; t != NULL && i < count; t = t->list, i++) {
+		char buf[256];
+		v[i] = dt_strdup(pcb, dt_node_type_name(t, buf, sizeof(buf)));
+	}
+	return v;
+}
+
+/* a lasting copy of a type name list, for the program (dtrace -h) */
+static char **
+dt_decl_keepnames(dt_pcb_t *pcb, char *const *v, int count)
+{
+	char **k = calloc((size_t)count + 1, sizeof(char *));
+
+	if (k == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	for (int i = 0; i < count; i++) {
+		if ((k[i] = strdup(v[i])) == NULL) {
+			while (i-- > 0)
+				free(k[i]);
+			free(k);
+			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+		}
+	}
+	return k;
+}
+
+static void
+dt_decl_probe_free(dt_cprobe_decl_t *pr)
+{
+	for (int k = 0; k < pr->nargs; k++)
+		free(pr->args[k]);
+	for (int k = 0; k < pr->nxargs; k++)
+		free(pr->xargs[k]);
+	free(pr->args);
+	free(pr->xargs);
+	free(pr->name);
+}
+
+/* dt_node_provider_cmp_argv: a redeclared probe's argument count and types */
+static void
+dt_decl_probe_cmpargv(dt_pcb_t *pcb, const dt_node_t *p, const char *prov, const char *pname, const char *kind,
+		      int oc, char *const *ov, int nc, char *const *nv)
+{
+	if (oc != nc)
+		dnerror(pcb, p, D_PROV_INCOMPAT,
+			"probe %s:%s %s prototype mismatch:\n\t current: %d arg%s\n\tprevious: %d arg%s", prov, pname,
+			kind, nc, nc != 1 ? "s" : "", oc, oc != 1 ? "s" : "");
+	for (int i = 0; i < oc; i++) {
+		if (strcmp(ov[i], nv[i]) != 0)
+			dnerror(pcb, p, D_PROV_INCOMPAT,
+				"probe %s:%s %s prototype argument #%d mismatch:\n\t current: %s\n\tprevious: %s", prov,
+				pname, kind, i + 1, nv[i], ov[i]);
+	}
+}
+
+/*
+ * The host's probe NAME of provider PROV, as DTrace's dt_probe_discover makes
+ * it: its typed arguments (native and translated), or none.  Returns false
+ * when the host has no such probe.
+ */
+static bool
+dt_decl_host_probe(dt_pcb_t *pcb, const char *prov, const char *name, dt_cprobe_decl_t *pr)
+{
+	const dt_cops_t *ops = &pcb->opts->ops;
+	dtrace_probedesc_t pd, first;
+
+	memset(pr, 0, sizeof(*pr));
+	if (ops->probe_match == NULL)
+		return false;
+	memset(&pd, 0, sizeof(pd));
+	memset(&first, 0, sizeof(first));
+	snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", prov);
+	snprintf(pd.dtpd_name, sizeof(pd.dtpd_name), "%s", name);
+	if (ops->probe_match(ops->arg, &pd, &first) <= 0)
+		return false;
+	pr->args = dt_zalloc(pcb, (UINT8_MAX + 1) * sizeof(char *));
+	pr->xargs = dt_zalloc(pcb, (UINT8_MAX + 1) * sizeof(char *));
+	for (int i = 0; ops->probe_arg != NULL && i <= UINT8_MAX; i++) {
+		dtrace_argdesc_t ad;
+		memset(&ad, 0, sizeof(ad));
+		ad.dtargd_id = first.dtpd_id;
+		ad.dtargd_ndx = i;
+		if (ops->probe_arg(ops->arg, &ad) != 0 || ad.dtargd_ndx == DTRACE_ARGNONE)
+			break;
+		pr->xargs[i] = dt_strdup(pcb, ad.dtargd_xlate[0] != '\0' ? ad.dtargd_xlate : ad.dtargd_native);
+		pr->nxargs = i + 1;
+		if (ad.dtargd_mapping >= pr->nargs && ad.dtargd_mapping <= UINT8_MAX) {
+			pr->nargs = ad.dtargd_mapping + 1;
+		}
+		if (ad.dtargd_mapping <= UINT8_MAX)
+			pr->args[ad.dtargd_mapping] = dt_strdup(pcb, ad.dtargd_native);
+	}
+	for (int i = 0; i < pr->nargs; i++)
+		if (pr->args[i] == NULL)
+			pr->args[i] = dt_strdup(pcb, "");
+	/* a probe without arguments has one empty list, as dt_probe_create makes it */
+	pr->hasx = pr->nxargs != 0 || pr->nargs != 0;
+	return true;
+}
+
+/*
+ * DTrace's dt_cook_probe: each output argument needs a translator from the
+ * input argument it maps to (a named one: the input of that name; else the
+ * one in its place) or a type that input can be passed as.
+ */
+static void
+dt_decl_probe_xlate(dt_pcb_t *pcb, const dt_node_t *p, const char *prov, const char *pname)
+{
+	int i = 0;
+
+	if (p->left == NULL)
+		return;
+	for (dt_node_t *x = p->left; x != NULL && i < p->nkeys; x = x->list, i++) {
+		dt_node_t *src = p->args;
+		int j = 0;
+		char n1[256], n2[256];
+
+		if (x->string != NULL) {
+			while (src != NULL && (src->string == NULL || strcmp(src->string, x->string) != 0))
+				src = src->list, j++;
+		} else {
+			while (src != NULL && j < i)
+				src = src->list, j++;
+		}
+		if (src == NULL || (j == 0 && src->list == NULL && src->type != NULL && dt_type_is_void(src->type)))
+			continue; /* no input argument there: DTrace reads past its list */
+		if (dt_xlator_lookup(pcb, src, x->type, false) != NULL)
+			continue;
+		if (dt_node_is_argcompat(src, x))
+			continue; /* no translator defined and none required */
+		dnerror(pcb, p, D_PROV_PRXLATOR, "translator for %s:%s output argument #%d from %s to %s is not defined",
+			prov, pname, i + 1, dt_node_type_name(src, n1, sizeof(n1)),
+			dt_node_type_name(x, n2, sizeof(n2)));
+	}
+}
+
 void
 dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes)
 {
 	dt_cprog_t *prog = pcb->prog;
 	dt_cprovider_t *pv = NULL;
-	size_t i;
+	bool host = false;
+	size_t i, len = strlen(name);
 
-	for (i = 0; i < prog->nproviders; i++)
-		if (strcmp(prog->providers[i].name, name) == 0)
-			pv = &prog->providers[i];
 	/* DTrace's provider node, for -x tree: a redeclaration of one known or declared before */
 	dt_node_t *pn = dt_node_new(pcb, DT_NODE_DECL);
 	pn->string = name;
 	pn->args = probes;
+	if (strchr(name, '`') != NULL)
+		dnerror(pcb, pn, D_PROV_BADNAME, "provider name may not contain scoping operator: %s", name);
+	if (len >= DTRACE_PROVNAMELEN)
+		dnerror(pcb, pn, D_PROV_BADNAME, "provider name may not exceed %d characters: %s",
+			DTRACE_PROVNAMELEN - 1, name);
+	if (len > 0 && isdigit((unsigned char)name[len - 1]))
+		dnerror(pcb, pn, D_PROV_BADNAME, "provider name may not end with a digit: %s", name);
+
+	for (i = 0; i < prog->nproviders; i++)
+		if (strcmp(prog->providers[i].name, name) == 0)
+			pv = &prog->providers[i];
+	/* one the host has: DTrace finds it through dtrace(7D) (dt_provider_lookup) */
+	if (pv == NULL && (pcb->opts->ops.provider_attr != NULL || pcb->opts->ops.probe_match != NULL))
+		host = dt_provider_known(pcb, name);
 	pn->value = pv != NULL || dt_provider_known(pcb, name);
 	dt_prog_add(pcb, pn);
-	if (pv == NULL) {
+	if (pv == NULL && !host) {
 		dt_cprovider_t *a = realloc(prog->providers, (prog->nproviders + 1) * sizeof(*a));
 		if (a == NULL)
 			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
@@ -1449,49 +1648,67 @@ dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes)
 		if ((pv->name = strdup(name)) == NULL)
 			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
 		prog->nproviders++;
+		pn->value = 0;
 	}
+	bool provred = pn->value != 0;
 	for (dt_node_t *p = probes; p != NULL; p = p->list) {
-		char *pname = dt_decl_probename(p->string);
-		dt_cprobe_decl_t *a, *pr;
-		int nargs = 0;
+		const char *pname = dt_decl_probename(pcb, p->string);
+		dt_cprobe_decl_t np, hp, *old = NULL;
 
-		if (pname == NULL)
-			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
-		for (i = 0; i < pv->nprobes; i++) {
-			if (strcmp(pv->probes[i].name, pname) == 0) {
-				char *msg = dt_strdup(pcb, pname);
-				free(pname);
-				dnerror(pcb, p, D_PROV_PRDUP, "probe redeclared: %s:%s", name, msg);
-			}
+		memset(&np, 0, sizeof(np));
+		np.nargs = (int)p->value;
+		np.args = dt_decl_typenames(pcb, p->args, np.nargs);
+		np.hasx = p->left != NULL;
+		np.nxargs = np.hasx ? p->nkeys : np.nargs;
+		np.xargs = dt_decl_typenames(pcb, np.hasx ? p->left : p->args, np.nxargs);
+		if (host) {
+			if (dt_decl_host_probe(pcb, name, pname + 2, &hp))
+				old = &hp;
+		} else {
+			for (i = 0; i < pv->nprobes; i++)
+				if (strcmp(pv->probes[i].name, pname + 2) == 0)
+					old = &pv->probes[i];
 		}
-		for (dt_node_t *t = p->args; t != NULL; t = t->list) {
-			if (t->op == DT_TOK_ELLIPSIS) {
-				char *msg = dt_strdup(pcb, pname);
-				free(pname);
-				dnerror(pcb, p, D_PROV_PRARGLEN,
-					"probe %s:%s: a variable argument list (...) is not allowed", name, msg);
-			}
-			/* (void) declares no arguments */
-			if (!(t == p->args && t->list == NULL && dt_type_is_void(t->type)))
-				nargs++;
+		if (old != NULL && provred) {
+			/* dt_node_provider_cmp */
+			dt_decl_probe_cmpargv(pcb, p, name, pname, "output", old->nxargs, old->xargs, np.nxargs,
+					      np.xargs);
+			if (old->hasx && np.hasx)
+				dt_decl_probe_cmpargv(pcb, p, name, pname, "input", old->nargs, old->args, np.nargs,
+						      np.args);
+			if (!old->hasx && np.hasx && host)
+				dnerror(pcb, p, D_PROV_INCOMPAT,
+					"provider interface mismatch: %s\n\t current: probe %s:%s has an output "
+					"prototype\n\tprevious: probe %s:%s has no output prototype",
+					name, name, pname, name, pname);
+		} else if (old == NULL && provred) {
+			dnerror(pcb, p, D_PROV_INCOMPAT,
+				"provider interface mismatch: %s\n\t current: probe %s:%s defined\n\tprevious: probe %s:%s "
+				"not defined",
+				name, name, pname, name, pname);
+		} else if (old != NULL) {
+			dnerror(pcb, p, D_PROV_PRDUP, "probe redeclared: %s:%s", name, pname);
 		}
-		a = realloc(pv->probes, (pv->nprobes + 1) * sizeof(*a));
-		if (a == NULL) {
-			free(pname);
+		dt_decl_probe_xlate(pcb, p, name, pname);
+		if (host || (old != NULL && !(!old->hasx && np.hasx)))
+			continue; /* the interface declared before stays */
+		/* a new probe, or one now declared with an output prototype replacing it */
+		dt_cprobe_decl_t kp = np;
+		kp.args = dt_decl_keepnames(pcb, np.args, np.nargs);
+		kp.xargs = dt_decl_keepnames(pcb, np.xargs, np.nxargs);
+		if ((kp.name = strdup(pname + 2)) == NULL)
 			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
-		}
-		pv->probes = a;
-		pr = &a[pv->nprobes++];
-		pr->name = pname;
-		pr->nargs = 0;
-		pr->args = calloc((size_t)nargs + 1, sizeof(char *));
-		if (pr->args == NULL)
-			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
-		for (dt_node_t *t = p->args; t != NULL && pr->nargs < nargs; t = t->list) {
-			char buf[256];
-			if ((pr->args[pr->nargs] = strdup(dt_node_type_name(t, buf, sizeof(buf)))) == NULL)
+		if (old != NULL) {
+			dt_decl_probe_free(old);
+			*old = kp;
+		} else {
+			dt_cprobe_decl_t *a = realloc(pv->probes, (pv->nprobes + 1) * sizeof(*a));
+			if (a == NULL) {
+				dt_decl_probe_free(&kp);
 				dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
-			pr->nargs++;
+			}
+			pv->probes = a;
+			a[pv->nprobes++] = kp;
 		}
 	}
 }

@@ -167,11 +167,9 @@ provider_probe_list:
 	;
 
 provider_probe:
-		DT_KEY_PROBE DT_TOK_IDENT probe_parameters ';' {
-			$$ = dt_node_new(pcb, DT_NODE_MEMBER); $$->string = $2; $$->args = $3;
-		}
+		DT_KEY_PROBE DT_TOK_IDENT probe_parameters ';' { $$ = dt_decl_probe(pcb, $2, $3, NULL); }
 	|	DT_KEY_PROBE DT_TOK_IDENT probe_parameters DT_TOK_COLON probe_parameters ';' {
-			$$ = dt_node_new(pcb, DT_NODE_MEMBER); $$->string = $2; $$->args = $3; $$->left = $5;
+			$$ = dt_decl_probe(pcb, $2, $3, $5);
 		}
 	;
 

@@ -476,6 +476,7 @@ void dt_decl_enum_end(dt_pcb_t *pcb, dt_type_t *e);
 void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_node_t *expr);
 /* provider NAME { probe ...; }: probes are DT_NODE_MEMBER nodes (string: the
  * probe's name, args: its native parameter types, left: the translated ones) */
+dt_node_t *dt_decl_probe(dt_pcb_t *pcb, const char *name, dt_node_t *nargs, dt_node_t *xargs);
 void dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes);
 /* The translator to `to' (a struct/union or a pointer to one) for expression src, or NULL;
    exact: only a translator declared from src's type (DTrace's three passes otherwise). */
@@ -493,7 +494,7 @@ void dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *a
 #define DT_DP_VOID 0x2    /* void */
 #define DT_DP_ANON 0x4    /* parameters without names */
 dt_node_t *dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
-void dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, const char *kind, unsigned flags);
+int dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, dt_node_t *flist, const char *kind, unsigned flags);
 dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
 
 /* ---- program structure ------------------------------------------------------------ */

@@ -6,5 +6,5 @@ provider myapp {
 };
 
 provider net_io {
-	probe send(struct conn *, unsigned long long) : (int);
+	probe send(struct conn *c, unsigned long long n) : (struct conn *c, long n);
 };

@@ -1,0 +1,4 @@
+/* A probe's input prototype may not end in ... */
+provider p {
+	probe a(int, ...);
+};

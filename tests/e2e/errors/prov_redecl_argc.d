@@ -1,0 +1,8 @@
+/* A provider declared again: each probe keeps its argument count */
+provider p {
+	probe a(int);
+};
+
+provider p {
+	probe a(int, int);
+};
