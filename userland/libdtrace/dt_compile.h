@@ -188,6 +188,14 @@ typedef struct dt_copts {
 	 */
 	int ctypes_fd;
 	int dtypes_fd;
+	/*
+	 * When set, where the handle keeps those descriptors, read as the
+	 * compilation ends instead: a #pragma D option ctypes= or dtypes= of
+	 * this compilation opens its file at once (DTrace's dt_opt_ctypes)
+	 * and the compilation's end writes it, as DTrace's dt_compile() does.
+	 */
+	const int *ctypes_fdp;
+	const int *dtypes_fdp;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

@@ -11,7 +11,9 @@
  * both are built afresh from the compilation's types: "C" first, then "D"
  * as a child of "C" whose types refer to "C"'s where they are "C"'s.  A
  * derived type (pointer, array, function) goes where the type that needs
- * it goes.  The file is truncated and rewritten; a failure leaves it as
+ * it goes.  (DTrace's containers live as long as the handle, so a second
+ * compilation's file holds the first one's types as well; here it holds
+ * this compilation's, with the libraries'.)  The file is truncated and rewritten; a failure leaves it as
  * libctf left it (DTrace only logs it).  libctf writes its own CTF format
  * version, not Solaris's.
  */

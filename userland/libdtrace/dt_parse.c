@@ -1509,11 +1509,17 @@ dt_compile_text(const char *text, size_t len, const dt_copts_t *opts, bool fromf
 	(void)dt_compile_run(pcb);
 	dt_lex_fini(pcb);
 	dt_compile_treedump(pcb);
-	/* DTrace writes its type containers as every compilation ends, failed or not */
-	if (pcb->intrinsic != NULL && opts->ctypes_fd > 0)
-		dt_ctf_write(pcb, opts->ctypes_fd, false);
-	if (pcb->intrinsic != NULL && opts->dtypes_fd > 0)
-		dt_ctf_write(pcb, opts->dtypes_fd, true);
+	/*
+	 * DTrace writes its type containers as every compilation ends, failed
+	 * or not, to the files open then: one this compilation's #pragma D
+	 * option named too.
+	 */
+	int cfd = opts->ctypes_fdp != NULL ? *opts->ctypes_fdp : opts->ctypes_fd;
+	int dfd = opts->dtypes_fdp != NULL ? *opts->dtypes_fdp : opts->dtypes_fd;
+	if (pcb->intrinsic != NULL && cfd > 0)
+		dt_ctf_write(pcb, cfd, false);
+	if (pcb->intrinsic != NULL && dfd > 0)
+		dt_ctf_write(pcb, dfd, true);
 	if (prog->err.failed) {
 		free(prog->dof);
 		prog->dof = NULL;

@@ -248,6 +248,8 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	copts.ops.setopt = dt_cops_setopt;
 	copts.ctypes_fd = dtp->dt_cdefs_fd;
 	copts.dtypes_fd = dtp->dt_ddefs_fd;
+	copts.ctypes_fdp = &dtp->dt_cdefs_fd;
+	copts.dtypes_fdp = &dtp->dt_ddefs_fd;
 	copts.libs = dtp->dt_libs;
 	copts.nlibs = dtp->dt_nlibs;
 	copts.libdirs = dtp->dt_libdirs;
