@@ -1679,7 +1679,13 @@ dt_compile_program(dt_pcb_t *pcb)
 	/* as DTrace's dt_compile(): every clause through dt_sugar first, then each compiled */
 	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list)
 		c->subs = dt_sugar(pcb, c);
-	for (dt_node_t *c = pcb->clauses; c != NULL; c = c->list) {
+	/* then, as its loop, the clauses and providers (dt_cook_provider) in program order */
+	for (dt_node_t *d = pcb->root; d != NULL; d = d->list) {
+		dt_node_t *c = d->left;
+		if (c->kind == DT_NODE_DECL)
+			dt_decl_provider_cook(pcb, c);
+		if (c->kind != DT_NODE_CLAUSE)
+			continue;
 		for (dt_node_t *sub = c->subs; sub != NULL; sub = sub->list, clause++) {
 			dt_treedump_d(pcb, sub);
 			for (dt_node_t *pn = sub->pdescs; pn != NULL; pn = pn->list)

@@ -1407,7 +1407,7 @@ dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *argnam
 /*
  * provider NAME { probe P(native types) [: (translated types)]; ... };
  * Recorded in the program for dtrace -h, checked as DTrace's dt_node_probe,
- * dt_node_provider and dt_cook_provider check them.  DTrace names a declared
+ * dt_node_provider (when parsed) and dt_cook_provider (when compiled) check them.  DTrace names a declared
  * probe "::" and its declared name with each `__' made `-' (strhyphenate);
  * its messages use that name (p:::a-b).
  */
@@ -1650,8 +1650,31 @@ dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes)
 		prog->nproviders++;
 		pn->value = 0;
 	}
-	bool provred = pn->value != 0;
-	for (dt_node_t *p = probes; p != NULL; p = p->list) {
+	pn->nkeys = host;
+}
+
+/*
+ * DTrace's dt_cook_provider, run when dt_compile() reaches the provider in
+ * the program (after the whole program is parsed, between its clauses): a
+ * provider declared again, or one the host has, must declare the probes it
+ * has as it has them; otherwise each probe is new.  Then each output
+ * argument's translation is checked (dt_cook_probe).
+ */
+void
+dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn)
+{
+	dt_cprog_t *prog = pcb->prog;
+	dt_cprovider_t *pv = NULL;
+	const char *name = pn->string;
+	bool host = pn->nkeys != 0, provred = pn->value != 0;
+	size_t i;
+
+	for (i = 0; i < prog->nproviders; i++)
+		if (strcmp(prog->providers[i].name, name) == 0)
+			pv = &prog->providers[i];
+	if (pv == NULL && !host)
+		return;
+	for (dt_node_t *p = pn->args; p != NULL; p = p->list) {
 		const char *pname = dt_decl_probename(pcb, p->string);
 		dt_cprobe_decl_t np, hp, *old = NULL;
 

@@ -478,6 +478,7 @@ void dt_decl_inline(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd, dt_no
  * probe's name, args: its native parameter types, left: the translated ones) */
 dt_node_t *dt_decl_probe(dt_pcb_t *pcb, const char *name, dt_node_t *nargs, dt_node_t *xargs);
 void dt_decl_provider(dt_pcb_t *pcb, const char *name, dt_node_t *probes);
+void dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn);
 /* The translator to `to' (a struct/union or a pointer to one) for expression src, or NULL;
    exact: only a translator declared from src's type (DTrace's three passes otherwise). */
 dt_ident_t *dt_xlator_lookup(dt_pcb_t *pcb, dt_node_t *src, dt_type_t *to, bool exact);
