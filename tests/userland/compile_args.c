@@ -214,11 +214,63 @@ test_args_stability(void)
 	    "predefined minimum");
 }
 
+/*
+ * dtrace -lv's argument types (dt_args_names): each description's type by
+ * D's name for it, as DTrace's print_probe_info() prints ctf_type_name() of
+ * what dt_probe_discover() resolved: the native type unless another
+ * translated type is named, that one otherwise; "" (printed "(unknown)")
+ * when it does not resolve; a userland type with "userland " first.  The
+ * libraries' types are known.
+ */
+static void
+expect_argnames(const char *lib, const dtrace_argdesc_t *ads, int n, const char *const *want)
+{
+	char names[8][DTRACE_ARGTYPELEN];
+	dt_clib_t l = {"/lib/test.d", lib, strlen(lib)};
+	dt_copts_t o;
+	dt_cprog_t *p;
+
+	ct_opts(&o, DT_C_EMPTY);
+	o.libs = &l;
+	o.nlibs = 1;
+	o.argtypes = ads;
+	o.nargtypes = n;
+	o.argnames = names;
+	memset(names, 'x', sizeof(names));
+	p = dt_compile_string("", &o);
+	CHECK(p != NULL, "argnames: no program");
+	dt_cprog_free(p);
+	for (int i = 0; i < n; i++)
+		CHECK(strcmp(names[i], want[i]) == 0, "args[%d] (%s / %s): <%s>, expected <%s>", i,
+		      ads[i].dtargd_native, ads[i].dtargd_xlate, names[i], want[i]);
+}
+
+static void
+test_lv_argnames(void)
+{
+	static const dtrace_argdesc_t ads[] = {
+	    {.dtargd_native = "int"},
+	    {.dtargd_native = "long unsigned int"},
+	    {.dtargd_native = "char *", .dtargd_xlate = "char *"},
+	    {.dtargd_native = "struct buf *", .dtargd_xlate = "bufinfo_t *"},
+	    {.dtargd_native = "int", .dtargd_xlate = "nosuch_t"},
+	    {.dtargd_native = "nosuch_t"},
+	    {.dtargd_native = "nosuch_t", .dtargd_xlate = "size_t"},
+	    {.dtargd_native = "userland char *"},
+	};
+	static const char *const want[] = {
+	    "int", "unsigned long", "char *", "bufinfo_t *", "", "", "size_t", "userland char *",
+	};
+
+	expect_argnames(CT_IO_TYPES, ads, 8, want);
+}
+
 int
 main(void)
 {
 	test_args_typing();
 	test_args_stability();
+	test_lv_argnames();
 	printf("%d passed, %d failed\n", passes, failures);
 	return failures != 0;
 }

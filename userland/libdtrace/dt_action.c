@@ -1411,6 +1411,51 @@ dt_args_typename(dt_pcb_t *pcb, const char *s)
 }
 
 /*
+ * dtrace -lv's "Argument Types" (DTrace's dt_probe_info): the types
+ * dt_probe_discover() gave the probe's arguments, named as ctf_type_name()
+ * names them: the native type when it resolves and there is no other
+ * translated type, else the translated type; neither resolving, no name
+ * (dtrace(1) prints "(unknown)").  A type declared userland (a leading
+ * "userland", DT_DA_USER, so DTT_FL_USER) is named with "userland " first,
+ * as print_probe_info() prints it.
+ */
+static dt_type_t *
+dt_args_lvtype(dt_pcb_t *pcb, const char *s, bool *user)
+{
+	*user = false;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "userland", 8) == 0 && (s[8] == ' ' || s[8] == '\t')) {
+		*user = true;
+		s += 8;
+	}
+	return dt_args_typename(pcb, s);
+}
+
+void
+dt_args_names(dt_pcb_t *pcb)
+{
+	const dt_copts_t *opts = pcb->opts;
+
+	for (int i = 0; i < opts->nargtypes; i++) {
+		const dtrace_argdesc_t *a = &opts->argtypes[i];
+		char *out = opts->argnames[i];
+		size_t n;
+		bool user;
+		dt_type_t *t = dt_args_lvtype(pcb, a->dtargd_native, &user);
+
+		if (t == NULL || (a->dtargd_xlate[0] != '\0' && strcmp(a->dtargd_xlate, a->dtargd_native) != 0))
+			t = dt_args_lvtype(pcb, a->dtargd_xlate, &user);
+		out[0] = '\0';
+		if (t == NULL)
+			continue;
+		n = (size_t)snprintf(out, DTRACE_ARGTYPELEN, "%s", user ? "userland " : "");
+		if (n < DTRACE_ARGTYPELEN)
+			(void)dt_type_name(t, out + n, DTRACE_ARGTYPELEN - n);
+	}
+}
+
+/*
  * args[idx]: as DTrace's dt_idcook_args over the argument descriptions of
  * the context's probe.  Each argument has a translated type (dtargd_xlate,
  * or the native type when that is empty or the same) and a native type,

@@ -196,6 +196,14 @@ typedef struct dt_copts {
 	 */
 	const int *ctypes_fdp;
 	const int *dtypes_fdp;
+	/*
+	 * dtrace -lv: name the types of these argument descriptions (into
+	 * argnames, "" for one D cannot resolve) with the libraries' types
+	 * declared, instead of compiling the text (dt_args_names).
+	 */
+	const dtrace_argdesc_t *argtypes;
+	int nargtypes;
+	char (*argnames)[DTRACE_ARGTYPELEN];
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

@@ -242,6 +242,8 @@ void dt_program_free(dtrace_prog_t *pgp);
 void dt_program_pattr(dtrace_hdl_t *dtp, const char *name, dtrace_pattr_t *pap);
 int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
+/* dtrace -lv: argument descriptions' types by the names D gives them ("" unresolved) */
+void dt_program_argnames(dtrace_hdl_t *dtp, const dtrace_argdesc_t *ads, int n, char (*names)[DTRACE_ARGTYPELEN]);
 int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);
 
 /* dt_handle.c */

@@ -1386,6 +1386,10 @@ dt_compile_body(dt_pcb_t *pcb)
 		pcb->fromfile = fromfile;
 		pcb->lineno = 1;
 	}
+	if (opts->argtypes != NULL) {
+		dt_args_names(pcb);
+		return;
+	}
 	if (opts->library != NULL) {
 		/* the text is a library being loaded: a file, its errors name it */
 		pcb->filetag = dt_strdup(pcb, opts->library);

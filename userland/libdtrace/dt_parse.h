@@ -546,6 +546,8 @@ void dt_compile_program(dt_pcb_t *pcb);
  * NULL when the host describes no arguments.  Fails as DTrace with
  * D_ARGS_MULTI, D_ARGS_IDX, D_ARGS_TYPE or D_ARGS_XLATOR.
  */
+/* dtrace -lv: the names of opts->argtypes' types into opts->argnames (dt_action.c) */
+void dt_args_names(dt_pcb_t *pcb);
 dt_ident_t *dt_args_type(dt_pcb_t *pcb, dt_node_t *n, uint64_t idx, dt_type_t **type,
                          dt_type_t **xlated);
 

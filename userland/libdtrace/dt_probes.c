@@ -144,17 +144,19 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe
 		pip->dtp_arga = pap->dtpa_args;
 	}
 
-	for (i = 0; i < DTRACE_PROBEINFO_MAXARGS; i++) {
-		dtrace_argdesc_t ad;
+	dtrace_argdesc_t ads[DTRACE_PROBEINFO_MAXARGS];
 
-		memset(&ad, 0, sizeof(ad));
-		ad.dtargd_id = first[0].dtpd_id;
-		ad.dtargd_ndx = i;
-		if (dt_ctl(dtp, DTRACE_CTL_PROBEARG, &ad, NULL) != 0 || ad.dtargd_ndx == DTRACE_ARGNONE)
+	for (i = 0; i < DTRACE_PROBEINFO_MAXARGS; i++) {
+		dtrace_argdesc_t *ad = &ads[i];
+
+		memset(ad, 0, sizeof(*ad));
+		ad->dtargd_id = first[0].dtpd_id;
+		ad->dtargd_ndx = i;
+		if (dt_ctl(dtp, DTRACE_CTL_PROBEARG, ad, NULL) != 0 || ad->dtargd_ndx == DTRACE_ARGNONE)
 			break;
-		(void)snprintf(pip->dtp_argv[i], sizeof(pip->dtp_argv[i]), "%s",
-		               ad.dtargd_xlate[0] != '\0' ? ad.dtargd_xlate : ad.dtargd_native);
 		pip->dtp_argc++;
 	}
+	/* each argument's type as the compiler resolves it, "" (unknown) when it cannot */
+	dt_program_argnames(dtp, ads, pip->dtp_argc, pip->dtp_argv);
 	return 0;
 }

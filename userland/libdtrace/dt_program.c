@@ -593,6 +593,31 @@ dt_load_libs(dtrace_hdl_t *dtp)
 	return err;
 }
 
+/*
+ * dtrace -lv's argument types: DTrace resolves each description's types
+ * with dtrace_type_strcompile() (dt_probe_discover), the libraries loaded,
+ * and prints what ctf_type_name() calls the result.  A compilation of no
+ * program with the libraries' declarations names them; one that cannot be
+ * made leaves every name empty, "(unknown)".
+ */
+void
+dt_program_argnames(dtrace_hdl_t *dtp, const dtrace_argdesc_t *ads, int n, char (*names)[DTRACE_ARGTYPELEN])
+{
+	dt_copts_t copts;
+	dt_cprog_t *cprog;
+
+	for (int i = 0; i < n; i++)
+		names[i][0] = '\0';
+	if (n == 0 || dt_load_libs(dtp) != 0)
+		return;
+	dt_program_copts(dtp, &copts, DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY, 0, NULL);
+	copts.argtypes = ads;
+	copts.nargtypes = n;
+	copts.argnames = names;
+	if ((cprog = dt_compile_string("", &copts)) != NULL)
+		dt_cprog_free(cprog);
+}
+
 /* --- Compiling ------------------------------------------------------------ */
 
 static dtrace_prog_t *

@@ -181,7 +181,7 @@ typedef struct dtrace_probeinfo {
 	dtrace_attribute_t dtp_attr; /* name stability */
 	dtrace_attribute_t dtp_arga; /* argument stability */
 	int dtp_argc;
-	char dtp_argv[DTRACE_PROBEINFO_MAXARGS][DTRACE_ARGTYPELEN]; /* native types */
+	char dtp_argv[DTRACE_PROBEINFO_MAXARGS][DTRACE_ARGTYPELEN]; /* argument types as D names them, "" unresolved */
 } dtrace_probeinfo_t;
 int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probeinfo_t *pip);
 
