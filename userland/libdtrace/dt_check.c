@@ -135,6 +135,13 @@ dt_node_type_name(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "%s", dt_idkind_name(n->ident->kind));
 		return buf;
 	}
+	/* a pointer into the process's memory is "userland T *", as DTrace names it */
+	if (n->flags & DT_NF_USERLAND) {
+		int k = snprintf(buf, len, "userland ");
+		size_t used = k > 0 && (size_t)k < len ? (size_t)k : len > 0 ? len - 1 : 0;
+		dt_type_name(n->type, buf + used, len - used);
+		return buf;
+	}
 	return dt_type_name(n->type, buf, len);
 }
 
@@ -331,6 +338,9 @@ dt_node_is_ptrcompat(dt_node_t *l, dt_node_t *r)
 	bool ls = dt_node_is_string(l), rs = dt_node_is_string(r);
 	if ((!dt_node_is_pointer(l) && !ls) || (!dt_node_is_pointer(r) && !rs))
 		return false;
+	/* a userland pointer and a kernel one do not mix (a 0 constant was taken above) */
+	if ((l->flags ^ r->flags) & DT_NF_USERLAND)
+		return false;
 	if (ls && rs)
 		return true;
 	dt_type_t *lr = ls ? NULL : dt_type_resolve(lt->ref);
@@ -370,6 +380,15 @@ dt_node_is_argcompat(dt_node_t *l, dt_node_t *r)
 		return false;
 	/* so is translated data (xlate<T>(e)), which DTrace gives the dynamic type too */
 	if (dt_node_xlator(l) != NULL || dt_node_xlator(r) != NULL)
+		return false;
+	/*
+	 * DTrace compares the types themselves only for functions, structs and
+	 * unions; anything else must be pointer-compatible, and a userland
+	 * pointer is not compatible with a kernel one of the same type.
+	 */
+	dt_type_t *lt = dt_type_resolve(l->type);
+	if (((l->flags ^ r->flags) & DT_NF_USERLAND) && !dt_node_is_integer(l) && !dt_node_is_integer(r) &&
+	    (lt == NULL || (lt->kind != DT_TK_STRUCT && lt->kind != DT_TK_UNION && lt->kind != DT_TK_FUNC)))
 		return false;
 	if (dt_type_compat(l->type, r->type))
 		return true;
@@ -688,6 +707,9 @@ dt_make_var(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *idp)
 	n->flags |= DT_NF_LVALUE | DT_NF_COOKED;
 	if (idp->flags & DT_IDFLG_WRITE)
 		n->flags |= DT_NF_WRITABLE;
+	/* a variable first assigned a userland pointer holds one (DTrace's DT_IDFLG_USER) */
+	if (idp->flags & DT_IDFLG_USER)
+		n->flags |= DT_NF_USERLAND;
 	/* DTrace's dt_ident_cook(): the identifier's attributes, at most Stable/Stable/Common */
 	dt_node_attr_assign(pcb, n, dt_attr_min(dt_attr_def, idp->attr));
 	return n;
@@ -1285,6 +1307,10 @@ dt_assign_var_type(dt_pcb_t *pcb, dt_node_t *l, dt_node_t *r)
 		/* an integer constant gives its variable the constant's type, widened as DTrace does */
 		l->ident->type = t;
 		dt_node_type_assign(l, t);
+		if (r->flags & DT_NF_USERLAND) {
+			l->ident->flags |= DT_IDFLG_USER;
+			l->flags |= DT_NF_USERLAND;
+		}
 		(void)pcb;
 	}
 }
@@ -1636,6 +1662,9 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags)
 			dnerror(pcb, n, D_CAST_INVAL, "invalid cast expression: \"%s\" to \"%s\"",
 				dt_node_type_name(r, n1, sizeof(n1)), dt_type_name(lt, n2, sizeof(n2)));
 		dt_node_type_assign(n, lt);
+		/* the cast's type decides: (userland T *)e is a userland pointer, (T *)u is not */
+		n->flags &= ~DT_NF_USERLAND;
+		n->flags |= n->left->flags & DT_NF_USERLAND;
 		if (lr->kind == DT_TK_PTR)
 			n->flags |= DT_NF_WRITABLE;
 		if (r->kind == DT_NODE_INT && dt_type_is_integer(lt)) {

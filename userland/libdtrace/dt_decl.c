@@ -227,7 +227,7 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 	}
 	switch (ds->base) {
 	case DT_KEY_VOID:
-		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT))
+		if (m & ~(DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT | DT_DS_USER))
 			dt_error(pcb, 0, D_DECL_VOIDATTR, "invalid type declaration: attributes may not be used with void type");
 		return pcb->t_void;
 	case DT_KEY_CHAR:
@@ -264,7 +264,7 @@ dt_ds_type(dt_pcb_t *pcb, dt_declspec_t *ds)
 		 * qualifier alone ("const x;") leaves DTrace an empty name to
 		 * look up, which fails.
 		 */
-		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT)) &&
+		if (ds->base == 0 && (m & (DT_DS_CONST | DT_DS_VOLATILE | DT_DS_RESTRICT | DT_DS_USER)) &&
 		    !(m & (DT_DS_SIGNED | DT_DS_UNSIGNED)))
 			dt_ds_unknown(pcb, ds);
 		return sign ? pcb->t_int : pcb->t_uint;
@@ -545,15 +545,22 @@ dt_decl_type(dt_pcb_t *pcb, dt_type_t *base, dt_declarator_t *dd, const char **n
 	return dt_decl_type_as(pcb, base, dd, namep, false);
 }
 
-dt_type_t *
+/*
+ * A type name (a cast's, sizeof's, xlate's, offsetof's or a translator's):
+ * its type node.  userland among the specifiers marks the node, not the
+ * type, as DTrace's DTT_FL_USER does: loads through the pointer are
+ * user-space loads, and the type itself is the kernel's one.
+ */
+dt_node_t *
 dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd)
 {
 	const char *name;
 	dt_type_t *t = dt_ds_type(pcb, ds);
-	if (ds->mods & DT_DS_CONST) {
-		/* const only matters for printing a type; keep the shared base type */
-	}
-	return dt_decl_type_as(pcb, t, dd, &name, true);
+	dt_node_t *n = dt_node_type(pcb, dt_decl_type_as(pcb, t, dd, &name, true));
+
+	if (ds->mods & DT_DS_USER)
+		n->flags |= DT_NF_USERLAND;
+	return n;
 }
 
 /*

@@ -107,8 +107,9 @@ static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, 
 %token DT_KEY_INLINE DT_KEY_INT DT_KEY_LONG DT_KEY_PROBE DT_KEY_PROVIDER DT_KEY_REGISTER
 %token DT_KEY_RESTRICT DT_KEY_RETURN DT_KEY_SELF DT_KEY_SHORT DT_KEY_SIGNED DT_KEY_STATIC
 %token DT_KEY_STRING DT_KEY_STRUCT DT_KEY_SWITCH DT_KEY_THIS DT_KEY_TYPEDEF DT_KEY_UNION
-%token DT_KEY_UNSIGNED DT_KEY_VOID DT_KEY_VOLATILE DT_KEY_WHILE DT_KEY_XLATOR
+%token DT_KEY_UNSIGNED DT_KEY_USERLAND DT_KEY_VOID DT_KEY_VOLATILE DT_KEY_WHILE DT_KEY_XLATOR
 
+%type <l_node> type_name
 %type <l_node> expression assignment_expression conditional_expression constant_expression
 %type <l_node> logical_or_expression logical_xor_expression logical_and_expression
 %type <l_node> inclusive_or_expression exclusive_or_expression and_expression
@@ -128,7 +129,7 @@ static dt_node_t *dt_list_add(dt_node_t *head, dt_node_t *tail, dt_node_t *add, 
 %type <l_dd> declarator direct_declarator abstract_declarator direct_abstract_declarator
 %type <l_dd> init_declarator_list init_declarator pointer struct_declarator struct_declarator_list
 %type <l_dd> declarator_suffix
-%type <l_type> type_name struct_or_union_specifier enum_specifier struct_or_union_definition
+%type <l_type> struct_or_union_specifier enum_specifier struct_or_union_definition
 %type <l_type> enum_definition type_tagged
 %type <l_int> struct_or_union
 
@@ -188,10 +189,10 @@ inline_definition:
 
 translator_definition:
 		DT_KEY_XLATOR type_name DT_TOK_LT type_name DT_TOK_IDENT DT_TOK_GT '{' xlator_member_list '}' ';' {
-			dt_decl_xlator(pcb, $2, $4, $5, $8);
+			dt_decl_xlator(pcb, $2->type, $4->type, $5, $8);
 		}
 	|	DT_KEY_XLATOR type_name DT_TOK_LT type_name DT_TOK_IDENT DT_TOK_GT '{' '}' ';' {
-			dt_decl_xlator(pcb, $2, $4, $5, NULL);
+			dt_decl_xlator(pcb, $2->type, $4->type, $5, NULL);
 		}
 	;
 
@@ -318,6 +319,7 @@ member_ident:
 	|	DT_KEY_PROVIDER	{ $$ = dt_strdup(pcb, "provider"); }
 	|	DT_KEY_SELF	{ $$ = dt_strdup(pcb, "self"); }
 	|	DT_TOK_STRINGOF	{ $$ = dt_strdup(pcb, "stringof"); }
+	|	DT_KEY_USERLAND	{ $$ = dt_strdup(pcb, "userland"); }
 	|	DT_TOK_XLATE	{ $$ = dt_strdup(pcb, "xlate"); }
 	|	DT_KEY_XLATOR	{ $$ = dt_strdup(pcb, "translator"); }
 	;
@@ -342,10 +344,10 @@ postfix_expression:
 	|	postfix_expression DT_TOK_ADDADD { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTINC, $1)); }
 	|	postfix_expression DT_TOK_SUBSUB { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_POSTDEC, $1)); }
 	|	DT_TOK_OFFSETOF DT_TOK_LPAR type_name DT_TOK_COMMA member_ident DT_TOK_RPAR {
-			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_OFFSETOF, dt_node_type(pcb, $3), dt_node_ident(pcb, $5)));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_OFFSETOF, $3, dt_node_ident(pcb, $5)));
 		}
 	|	DT_TOK_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR expression DT_TOK_RPAR {
-			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type_written(pcb, $3), $6));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_XLATE, dt_node_type_checked(pcb, $3), $6));
 		}
 	;
 
@@ -356,7 +358,7 @@ unary_expression:
 	|	unary_operator cast_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, (int)$1, $2)); }
 	|	DT_TOK_SIZEOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, $2)); }
 	|	DT_TOK_SIZEOF DT_TOK_LPAR type_name DT_TOK_RPAR {
-			$$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type_written(pcb, $3)));
+			$$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_SIZEOF, dt_node_type_checked(pcb, $3)));
 		}
 	|	DT_TOK_STRINGOF unary_expression { $$ = dt_nest(pcb, dt_node_op1(pcb, DT_TOK_STRINGOF, $2)); }
 	;
@@ -373,7 +375,7 @@ unary_operator:
 cast_expression:
 		unary_expression
 	|	DT_TOK_LPAR type_name DT_TOK_RPAR cast_expression {
-			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type_written(pcb, $2), $4));
+			$$ = dt_nest(pcb, dt_node_op2(pcb, DT_TOK_LPAR, dt_node_type_checked(pcb, $2), $4));
 		}
 	;
 
@@ -585,6 +587,7 @@ type_keyword:
 	|	DT_KEY_DOUBLE		{ $$ = DT_KEY_DOUBLE; }
 	|	DT_KEY_SIGNED		{ $$ = DT_KEY_SIGNED; }
 	|	DT_KEY_UNSIGNED		{ $$ = DT_KEY_UNSIGNED; }
+	|	DT_KEY_USERLAND		{ $$ = DT_KEY_USERLAND; }
 	|	DT_KEY_STRING		{ $$ = DT_KEY_STRING; }
 	;
 
@@ -877,6 +880,7 @@ dt_ds_keyword(dt_pcb_t *pcb, dt_declspec_t *ds, int kw)
 	case DT_KEY_LONG: dt_ds_mod(pcb, ds, DT_DS_LONG); break;
 	case DT_KEY_SIGNED: dt_ds_mod(pcb, ds, DT_DS_SIGNED); break;
 	case DT_KEY_UNSIGNED: dt_ds_mod(pcb, ds, DT_DS_UNSIGNED); break;
+	case DT_KEY_USERLAND: dt_ds_mod(pcb, ds, DT_DS_USER); break;
 	default: dt_ds_base(pcb, ds, kw); break;
 	}
 }

@@ -313,6 +313,13 @@ dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t)
 	return n;
 }
 
+dt_node_t *
+dt_node_type_checked(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_attr_assign(pcb, n, n->attr);
+	return n;
+}
+
 /*
  * A copy of node n alone (not the nodes listed after it), its subtrees
  * copied with each use of params[i] replaced by a copy of args[i].

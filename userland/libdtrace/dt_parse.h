@@ -399,6 +399,8 @@ dt_node_t *dt_node_link(dt_node_t *a, dt_node_t *b);
 dt_node_t *dt_node_type(dt_pcb_t *pcb, dt_type_t *t);
 /* A type name written in the program: its attributes checked against -x amin as DTrace's parser does. */
 dt_node_t *dt_node_type_written(dt_pcb_t *pcb, dt_type_t *t);
+/* The same for a type name's node (dt_decl_typename) where the program uses it. */
+dt_node_t *dt_node_type_checked(dt_pcb_t *pcb, dt_node_t *n);
 /* A private copy of a chain of nodes (following ->list) and all their subtrees. */
 dt_node_t *dt_node_copy_list(dt_pcb_t *pcb, const dt_node_t *n);
 /* The same, each variable node of one of params[i] replaced by a copy of the node args[i]. */
@@ -415,6 +417,7 @@ const char *dt_opstr(int op);
 #define DT_DS_CONST 0x20
 #define DT_DS_VOLATILE 0x40
 #define DT_DS_RESTRICT 0x80
+#define DT_DS_USER 0x100 /* userland: a pointer into the process's address space (DTrace's DT_DA_USER) */
 
 enum { DT_DC_NONE, DT_DC_AUTO, DT_DC_REGISTER, DT_DC_STATIC, DT_DC_EXTERN, DT_DC_TYPEDEF,
        DT_DC_SELF, DT_DC_THIS };
@@ -496,7 +499,7 @@ void dt_decl_xlator(dt_pcb_t *pcb, dt_type_t *to, dt_type_t *from, const char *a
 #define DT_DP_ANON 0x4    /* parameters without names */
 dt_node_t *dt_decl_param(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
 int dt_decl_prototype(dt_pcb_t *pcb, dt_node_t *plist, dt_node_t *flist, const char *kind, unsigned flags);
-dt_type_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
+dt_node_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *dd);
 
 /* ---- program structure ------------------------------------------------------------ */
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
