@@ -219,13 +219,13 @@ test_args_stability(void)
  * D's name for it, as DTrace's print_probe_info() prints ctf_type_name() of
  * what dt_probe_discover() resolved: the native type unless another
  * translated type is named, that one otherwise; "" (printed "(unknown)")
- * when it does not resolve; a userland type with "userland " first.  The
- * libraries' types are known.
+ * when it does not resolve; a userland type with "userland " first; an
+ * unknown tag a forward declaration.  The libraries' types are known.
  */
 static void
 expect_argnames(const char *lib, const dtrace_argdesc_t *ads, int n, const char *const *want)
 {
-	char names[8][DTRACE_ARGTYPELEN];
+	char names[10][DTRACE_ARGTYPELEN];
 	dt_clib_t l = {"/lib/test.d", lib, strlen(lib)};
 	dt_copts_t o;
 	dt_cprog_t *p;
@@ -257,12 +257,14 @@ test_lv_argnames(void)
 	    {.dtargd_native = "nosuch_t"},
 	    {.dtargd_native = "nosuch_t", .dtargd_xlate = "size_t"},
 	    {.dtargd_native = "userland char *"},
+	    {.dtargd_native = "struct nosuch *"},
 	};
 	static const char *const want[] = {
 	    "int", "unsigned long", "char *", "bufinfo_t *", "", "", "size_t", "userland char *",
+	    "struct nosuch *",
 	};
 
-	expect_argnames(CT_IO_TYPES, ads, 8, want);
+	expect_argnames(CT_IO_TYPES, ads, 9, want);
 }
 
 int

@@ -1401,6 +1401,12 @@ dt_args_typename(dt_pcb_t *pcb, const char *s)
 		return NULL;
 	if (tag != DT_TK_VOID) {
 		t = dt_type_tag(pcb, tag, base);
+		if (t == NULL && pcb->args_fwd) {
+			/* DTrace's dt_decl_type() adds a forward tag for one it lacks */
+			t = dt_type_new(pcb, DT_TK_FWD, dt_strdup(pcb, base), 0);
+			t->fwdkind = tag;
+			dt_type_tag_add(pcb, t);
+		}
 	} else if ((t = dt_type_lookup(pcb, base)) == NULL) {
 		const char *in = dt_int_typename(base);
 		t = in != NULL ? dt_type_lookup(pcb, in) : NULL;
@@ -1415,7 +1421,9 @@ dt_args_typename(dt_pcb_t *pcb, const char *s)
  * dt_probe_discover() gave the probe's arguments, named as ctf_type_name()
  * names them: the native type when it resolves and there is no other
  * translated type, else the translated type; neither resolving, no name
- * (dtrace(1) prints "(unknown)").  A type declared userland (a leading
+ * (dtrace(1) prints "(unknown)").  An unknown struct, union or enum tag
+ * resolves, to a new forward declaration, as dtrace_type_strcompile()
+ * makes one (args[] does not do this).  A type declared userland (a leading
  * "userland", DT_DA_USER, so DTT_FL_USER) is named with "userland " first,
  * as print_probe_info() prints it.
  */
@@ -1437,6 +1445,7 @@ dt_args_names(dt_pcb_t *pcb)
 {
 	const dt_copts_t *opts = pcb->opts;
 
+	pcb->args_fwd = true;
 	for (int i = 0; i < opts->nargtypes; i++) {
 		const dtrace_argdesc_t *a = &opts->argtypes[i];
 		char *out = opts->argnames[i];

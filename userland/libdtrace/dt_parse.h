@@ -314,6 +314,7 @@ struct dt_pcb {
 	dt_idtab_t lexidents; /* type names the lexer took for new variables (dt_lex.l) */
 	dt_idtab_t externs;   /* extern declarations, DTrace's D module's symbols (dt_decl.c) */
 	dt_type_t *t_func;    /* the one function type externs have, "int ()" (dt_decl.c) */
+	bool args_fwd;        /* dt_args_typename: an unknown struct/union/enum tag is a new forward (-lv) */
 	dt_type_t *t_assoc;   /* DTrace's <DYN>, a typedef of void: an associative array's declarator as a type */
 	dt_ident_t *xlators;  /* translators in declaration order (linked by next) */
 	dt_ident_t *xlarg;    /* while cooking a translator's members: its input parameter */
