@@ -681,10 +681,9 @@ dt_cg_field_get(dt_difo_t *dp, const dt_member_t *m, bool sg, bool user, int r)
 }
 
 static void
-dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
+dt_cg_load_value_as(dt_difo_t *dp, dt_node_t *n, int r, bool user)
 {
 	dt_type_t *t = dt_type_resolve(n->type);
-	bool user = (n->flags & DT_NF_USERLAND) != 0;
 	if (n->flags & DT_NF_REF)
 		return; /* structs, arrays, strings stay addresses */
 	if (t->kind == DT_TK_FUNC)
@@ -694,6 +693,12 @@ dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
 		dt_cg_field_get(dp, m, dt_type_signed(n->type), user, r);
 	else
 		dt_emit(dp, DIF_INSTR_LOAD(dt_load_op(n->type, user), r, r));
+}
+
+static void
+dt_cg_load_value(dt_difo_t *dp, dt_node_t *n, int r)
+{
+	dt_cg_load_value_as(dp, n, r, (n->flags & DT_NF_USERLAND) != 0);
 }
 
 /*
@@ -1208,7 +1213,8 @@ dt_cg(dt_difo_t *dp, dt_node_t *n)
 			if (dt_node_xlator(n->left) != NULL)
 				return dt_cg_xlate_member(dp, n);
 			r = dt_cg_addr(dp, n);
-			dt_cg_load_value(dp, n, r);
+			/* DTrace loads a member with the user bit of the struct (pointer) it is in */
+			dt_cg_load_value_as(dp, n, r, ((n->flags | n->left->flags) & DT_NF_USERLAND) != 0);
 			return r;
 		case DT_TOK_XLATE:
 			/* a translated struct is built; a translated pointer is its input, as in DTrace */

@@ -1397,6 +1397,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dnerror(pcb, n, D_OP_ARITH, "operator %s requires an operand of arithmetic type",
 				dt_opstr(op));
 		dt_node_type_assign(n, c->type);
+		n->flags |= c->flags & DT_NF_USERLAND; /* DTrace's dt_node_type_propagate() */
 		if (c->kind == DT_NODE_INT) {
 			/* as DTrace's dt_node_op1: a negated unsigned constant is cut to its size */
 			uint64_t v = c->value;
@@ -1418,6 +1419,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dnerror(pcb, n, D_OP_INT, "operator %s requires an operand of integral type",
 				dt_opstr(op));
 		dt_node_type_assign(n, c->type);
+		n->flags |= c->flags & DT_NF_USERLAND;
 		if (c->kind == DT_NODE_INT) {
 			dt_node_t *f = dt_node_int(pcb, ~c->value); /* all 64 bits, as DTrace */
 			f->line = n->line;
@@ -1450,6 +1452,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 		if (c->flags & DT_NF_BITFIELD)
 			dnerror(pcb, n, D_ADDROF_BITFIELD, "cannot take address of bit-field");
 		dt_node_type_assign(n, dt_type_ptr(pcb, c->type));
+		n->flags |= c->flags & DT_NF_USERLAND; /* &u->m is a userland pointer too */
 		break;
 	case DT_TOK_SIZEOF: {
 		if (c->flags & DT_NF_BITFIELD)
@@ -1469,6 +1472,8 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dnerror(pcb, n, D_STRINGOF_TYPE, "cannot apply stringof to a value of type %s",
 				dt_node_type_name(c, n1, sizeof(n1)));
 		dt_node_type_assign(n, pcb->t_string);
+		/* stringof a userland pointer is a string in user memory, copied from there (BYUREF) */
+		n->flags |= c->flags & DT_NF_USERLAND;
 		break;
 	case DT_TOK_PREINC:
 	case DT_TOK_POSTINC:
@@ -1487,6 +1492,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *n)
 			dnerror(pcb, n, D_OP_WRITE, "operator %s can only be applied to a writable variable",
 				dt_opstr(op));
 		dt_node_type_assign(n, c->type);
+		n->flags |= c->flags & DT_NF_USERLAND;
 		break;
 	default:
 		dnerror(pcb, n, D_UNKNOWN, "invalid unary op %s", dt_opstr(op));
@@ -1598,7 +1604,12 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *n)
 		n->flags |= DT_NF_WRITABLE;
 	if (m->bits > 0)
 		n->flags |= DT_NF_BITFIELD;
-	if (l->flags & DT_NF_USERLAND)
+	/*
+	 * A member of a userland struct is read with a user load (code
+	 * generation asks the left operand), but DTrace calls only a pointer
+	 * or a by-reference member (struct, union, array) userland itself.
+	 */
+	if ((l->flags & DT_NF_USERLAND) && (mt->kind == DT_TK_PTR || (n->flags & DT_NF_REF)))
 		n->flags |= DT_NF_USERLAND;
 	n->flags |= DT_NF_COOKED;
 	dt_node_attr_assign(pcb, n, l->attr);
