@@ -1537,9 +1537,11 @@ dt_decl_probe_cmpargv(dt_pcb_t *pcb, const dt_node_t *p, const char *prov, const
 }
 
 /*
- * The host's probe NAME of provider PROV, as DTrace's dt_probe_discover makes
- * it: its typed arguments (native and translated), or none.  Returns false
- * when the host has no such probe.
+ * The host's probe NAME, as DTrace's dt_probe_lookup finds a probe its
+ * provider has not declared: dtrace_str2desc() of "::NAME" leaves the
+ * provider empty, so the first probe of that name of any provider answers
+ * (PROV is unused).  Its typed arguments (native and translated) are as
+ * dt_probe_discover makes them.  Returns false when the host has none.
  */
 static bool
 dt_decl_host_probe(dt_pcb_t *pcb, const char *prov, const char *name, dt_cprobe_decl_t *pr)
@@ -1552,7 +1554,7 @@ dt_decl_host_probe(dt_pcb_t *pcb, const char *prov, const char *name, dt_cprobe_
 		return false;
 	memset(&pd, 0, sizeof(pd));
 	memset(&first, 0, sizeof(first));
-	snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", prov);
+	(void)prov;
 	snprintf(pd.dtpd_name, sizeof(pd.dtpd_name), "%s", name);
 	if (ops->probe_match(ops->arg, &pd, &first) <= 0)
 		return false;
@@ -1684,6 +1686,7 @@ dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn)
 	for (dt_node_t *p = pn->args; p != NULL; p = p->list) {
 		const char *pname = dt_decl_probename(pcb, p->string);
 		dt_cprobe_decl_t np, hp, *old = NULL;
+		bool found = false; /* old is the host's probe, for a provider the program declared */
 
 		memset(&np, 0, sizeof(np));
 		np.nargs = (int)p->value;
@@ -1698,6 +1701,11 @@ dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn)
 			for (i = 0; i < pv->nprobes; i++)
 				if (strcmp(pv->probes[i].name, pname + 2) == 0)
 					old = &pv->probes[i];
+			/* not declared before: DTrace asks the host for any probe of that name */
+			if (old == NULL && provred && dt_decl_host_probe(pcb, name, pname + 2, &hp)) {
+				old = &hp;
+				found = true;
+			}
 		}
 		if (old != NULL && provred) {
 			/* dt_node_provider_cmp */
@@ -1720,8 +1728,10 @@ dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn)
 			dnerror(pcb, p, D_PROV_PRDUP, "probe redeclared: %s:%s", name, pname);
 		}
 		dt_decl_probe_xlate(pcb, p, name, pname);
-		if (host || (old != NULL && !(!old->hasx && np.hasx)))
+		if (host || (old != NULL && !found && !(!old->hasx && np.hasx)))
 			continue; /* the interface declared before stays */
+		if (found)
+			old = NULL; /* the provider now has the probe, as the host's arguments declare it */
 		/* a new probe, or one now declared with an output prototype replacing it */
 		dt_cprobe_decl_t kp = np;
 		kp.args = dt_decl_keepnames(pcb, np.args, np.nargs);
