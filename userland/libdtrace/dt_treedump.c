@@ -442,9 +442,10 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 		}
 		break;
 	case DT_NODE_TYPE:
-		/* DTrace's dt_node_type() gives the node its type's flags as it makes it */
-		fprintf(fp, "TYPE (%s)\n", dt_td_info(n->type, n->attr, dt_td_typeflags(n->type) | DT_NF_COOKED,
-						      buf, sizeof(buf)));
+		/* DTrace's dt_node_type() gives the node its type's flags as it makes it (userland: USER) */
+		fprintf(fp, "TYPE (%s)\n",
+			dt_td_info(n->type, n->attr, dt_td_typeflags(n->type) | DT_NF_COOKED | (n->flags & DT_NF_USERLAND),
+				   buf, sizeof(buf)));
 		break;
 	case DT_NODE_FUNC:
 		fprintf(fp, "FUNC %s (%s)\n", n->ident != NULL ? n->ident->name : n->left->string,
