@@ -12,6 +12,7 @@
  * compound assignment to it, which reads it too.  Integer constants fold
  * as DTrace's parser folds them: on their 64-bit values.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -241,20 +242,9 @@ dt_attr_nodename(dt_node_t *n, char *buf, size_t len)
 		snprintf(buf, len, "integer constant 0x%llx", (unsigned long long)n->value);
 		break;
 	case DT_NODE_STRING: {
-		/* escaped as DTrace's strchr2esc() */
-		size_t o = (size_t)snprintf(buf, len, "string constant \"");
-		for (const char *p = n->string; *p != '\0' && o + 5 < len; p++) {
-			static const char esc[] = "\a\b\f\n\r\t\v\\\"", let[] = "abfnrtv\\\"";
-			const char *q = strchr(esc, *p);
-			unsigned char c = (unsigned char)*p;
-			if (q != NULL)
-				o += (size_t)snprintf(buf + o, len - o, "\\%c", let[q - esc]);
-			else if (c < 0x20 || c >= 0x7f)
-				o += (size_t)snprintf(buf + o, len - o, "\\%03o", c);
-			else
-				buf[o++] = (char)c;
-		}
-		snprintf(buf + o, len - o, "\"");
+		char *e = dt_strchr2esc(n->string, strlen(n->string));
+		snprintf(buf, len, "string constant \"%s\"", e != NULL ? e : n->string);
+		free(e);
 		break;
 	}
 	case DT_NODE_IDENT:

@@ -416,6 +416,13 @@ int dt_str2attr(const char *s, dtrace_attribute_t *attr);
 /* "D_SYNTAX" for D_SYNTAX; "D_UNKNOWN" for an unknown tag. */
 const char *dt_errtag_name(int tag);
 
+/*
+ * DTrace's strchr2esc(): a malloc'd copy of s[0..n) with unprintable and
+ * special characters as C escapes ("\n", "\"", "\033"), stopping after the
+ * first NUL (shown as "\0"); NULL when out of memory.
+ */
+char *dt_strchr2esc(const char *s, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -296,7 +296,6 @@ int dtrace_system(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_pr
 		  const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
 int dtrace_freopen(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probedata_t *data,
 		   const dtrace_recdesc_t *recs, unsigned nrecs, const void *buf, size_t len);
-char *dt_strchr2esc(const char *s, size_t n);
 
 /* dt_print.c: record formatters shared by trace(), printa() and printf() */
 int dt_print_quantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size,

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "dt_compile.h"
 #include "dt_printf.h"
 
 /* The conversion dictionary (DTrace's, by name). */
@@ -414,79 +415,6 @@ dt_pf_cstr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int p
 	rval = dt_pf_str(dtp, fp, pfd, width, prec, s);
 	free(s);
 	return rval;
-}
-
-/*
- * A copy of s[0..n) with unprintable and special characters as C escapes
- * ("\n", "\"", "\033"); it stops after the first NUL, which shows as "\0".
- */
-char *
-dt_strchr2esc(const char *s, size_t n)
-{
-	char *s2 = malloc(n * 4 + 1), *q = s2;
-	size_t i;
-
-	if (s2 == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		switch (c) {
-		case '\0':
-			*q++ = '\\';
-			*q++ = '0';
-			break;
-		case '\a':
-			*q++ = '\\';
-			*q++ = 'a';
-			break;
-		case '\b':
-			*q++ = '\\';
-			*q++ = 'b';
-			break;
-		case '\f':
-			*q++ = '\\';
-			*q++ = 'f';
-			break;
-		case '\n':
-			*q++ = '\\';
-			*q++ = 'n';
-			break;
-		case '\r':
-			*q++ = '\\';
-			*q++ = 'r';
-			break;
-		case '\t':
-			*q++ = '\\';
-			*q++ = 't';
-			break;
-		case '\v':
-			*q++ = '\\';
-			*q++ = 'v';
-			break;
-		case '"':
-			*q++ = '\\';
-			*q++ = '"';
-			break;
-		case '\\':
-			*q++ = '\\';
-			*q++ = '\\';
-			break;
-		default:
-			if (c != ' ' && (c < '!' || c > '~')) {
-				*q++ = '\\';
-				*q++ = (char)(((c >> 6) & 3) + '0');
-				*q++ = (char)(((c >> 3) & 7) + '0');
-				*q++ = (char)((c & 7) + '0');
-			} else {
-				*q++ = c;
-			}
-		}
-		if (c == '\0')
-			break;
-	}
-	*q = '\0';
-	return s2;
 }
 
 static int

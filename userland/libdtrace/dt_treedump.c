@@ -560,28 +560,16 @@ dt_td_printr(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 
 /* ---- dt_printd ----------------------------------------------------------- */
 
-/* DTrace's strchr2esc(): a string as a D string constant's text */
+static void dt_td_printd(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth);
+
+/* a subscript or argument list: "a, b, c" */
 static void
-dt_td_putesc(FILE *fp, const char *s)
+dt_td_printd_list(dt_pcb_t *pcb, FILE *fp, const dt_node_t *k)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '\a': fputs("\\a", fp); break;
-		case '\b': fputs("\\b", fp); break;
-		case '\f': fputs("\\f", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		case '\v': fputs("\\v", fp); break;
-		case '"': fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		default:
-			if (c != ' ' && (c < '!' || c > '~'))
-				fprintf(fp, "\\%c%c%c", '0' + ((c >> 6) & 3), '0' + ((c >> 3) & 7), '0' + (c & 7));
-			else
-				fputc(c, fp);
-		}
+	for (; k != NULL; k = k->list) {
+		dt_td_printd(pcb, fp, k, 0);
+		if (k->list != NULL)
+			fputs(", ", fp);
 	}
 }
 
@@ -598,11 +586,12 @@ dt_td_printd(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 	case DT_NODE_INT:
 		fprintf(fp, "0x%llx%s", (unsigned long long)n->value, (n->flags & DT_NF_SIGNED) ? "" : "u");
 		break;
-	case DT_NODE_STRING:
-		fputc('"', fp);
-		dt_td_putesc(fp, n->string);
-		fputc('"', fp);
+	case DT_NODE_STRING: {
+		char *e = dt_strchr2esc(n->string, strlen(n->string));
+		fprintf(fp, "\"%s\"", e != NULL ? e : n->string);
+		free(e);
 		break;
+	}
 	case DT_NODE_IDENT:
 		fprintf(fp, "%s%s", n->op == DT_TOK_AGG ? "@" : "", n->string);
 		break;
@@ -610,21 +599,13 @@ dt_td_printd(dt_pcb_t *pcb, FILE *fp, const dt_node_t *n, int depth)
 		fprintf(fp, "%s%s", dt_td_varprefix(n->ident), n->ident->name);
 		if (n->args != NULL) {
 			fputc('[', fp);
-			for (const dt_node_t *k = n->args; k != NULL; k = k->list) {
-				dt_td_printd(pcb, fp, k, 0);
-				if (k->list != NULL)
-					fputs(", ", fp);
-			}
+			dt_td_printd_list(pcb, fp, n->args);
 			fputc(']', fp);
 		}
 		break;
 	case DT_NODE_FUNC:
 		fprintf(fp, "%s(", n->ident != NULL ? n->ident->name : n->left->string);
-		for (const dt_node_t *k = n->args; k != NULL; k = k->list) {
-			dt_td_printd(pcb, fp, k, 0);
-			if (k->list != NULL)
-				fputs(", ", fp);
-		}
+		dt_td_printd_list(pcb, fp, n->args);
 		fputc(')', fp);
 		break;
 	case DT_NODE_OP1:
