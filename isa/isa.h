@@ -127,6 +127,143 @@ extern const size_t isa_insn_nop_len;
 extern const uint8_t isa_insn_ret[];
 extern const size_t isa_insn_ret_len;
 
+/* ------------------------------------------------------------------------
+ * Instruction probes (isa/<isa>/insn.c)
+ * ------------------------------------------------------------------------
+ * The ISA half of the instruction-probe engine (inst/): pid probes in a
+ * Linux process, fbt and kinst-style probes in a kernel.  The engine finds
+ * sites with isa_func_sites(), prepares each with isa_probe_prepare() (not
+ * probe context: it may use a decoder library), copies the prepared
+ * isa_probe_insn_t into memory every context can read, writes the
+ * breakpoint, and when the breakpoint traps calls isa_probe_step() (probe
+ * context) to make the thread go on as if the original instruction had run.
+ */
+#define ISA_INSN_MAXLEN 16
+
+/* isa_insn_t.ii_flags */
+#define ISA_INSN_RET 0x01      /* a return (x86 ret/ret imm16) */
+#define ISA_INSN_JUMP 0x02     /* an unconditional jump */
+#define ISA_INSN_COND 0x04     /* a conditional branch */
+#define ISA_INSN_CALL 0x08     /* a call */
+#define ISA_INSN_INDIRECT 0x10 /* the target is in a register or memory */
+#define ISA_INSN_PCREL 0x20    /* an operand is PC-relative (x86 RIP-relative) */
+#define ISA_INSN_TRAP 0x40     /* a breakpoint, ud2, hlt, syscall-like instruction */
+
+typedef struct isa_insn {
+	uint8_t ii_len;	    /* length in bytes */
+	uint8_t ii_flags;   /* ISA_INSN_* */
+	uint64_t ii_target; /* target of a direct jump/branch/call; 0 otherwise */
+} isa_insn_t;
+
+/*
+ * Decode the instruction whose bytes are code[0..avail) and whose address
+ * is pc.  Returns 0, or -1 if the bytes are not a valid instruction or are
+ * cut short by avail.  Not probe context.
+ */
+int isa_insn_decode(const uint8_t *code, size_t avail, uintptr_t pc, isa_insn_t *out);
+
+/*
+ * The probe sites of a function: code[0..size) is the function's text,
+ * loaded at base.  cb(off, kind, arg) is called in address order for every
+ * instruction boundary (kind ISA_SITE_INSN) and, in addition, for every
+ * return site as DTrace's pid provider takes it on this ISA (kind
+ * ISA_SITE_RETURN: returns, and jumps whose target lies outside
+ * [base, base + size), which are tail calls).  A non-zero cb return stops
+ * the walk and is returned.  Returns -1, having called cb for no return
+ * site, when the function cannot be decoded to its end (invalid bytes, or
+ * data such as a jump table inside it): the caller then offers only the
+ * entry probe and offsets already known to be boundaries.  Not probe
+ * context.
+ */
+#define ISA_SITE_INSN 0
+#define ISA_SITE_RETURN 1
+typedef int (*isa_site_fn_t)(size_t off, int kind, void *arg);
+int isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t cb, void *arg);
+
+/*
+ * How a probed instruction is carried out after its probe fires.  The ISA
+ * fills it in isa_probe_prepare(); the engine stores it where probe
+ * context can read it and never interprets pi_data.
+ *   pi_orig/pi_len: the original instruction;
+ *   pi_tramp_len:   bytes of out-of-line code it needs (0: always emulated);
+ *   pi_tramp_bp:    when non-zero, the out-of-line code ends with a
+ *                   breakpoint at tramp + pi_tramp_bp - 1 whose trap must be
+ *                   passed to isa_probe_step_done() (an instruction that
+ *                   borrows a scratch register to reach PC-relative data).
+ */
+typedef struct isa_probe_insn {
+	uint8_t pi_orig[ISA_INSN_MAXLEN];
+	uint8_t pi_len;
+	uint8_t pi_op;	       /* ISA-private: how to step it */
+	uint16_t pi_tramp_len; /* out-of-line bytes needed, 0 if none */
+	uint16_t pi_tramp_bp;  /* 1 + offset of the closing breakpoint, or 0 */
+	uint16_t pi_pad;
+	uint64_t pi_data[4];   /* ISA-private operands */
+} isa_probe_insn_t;
+
+/*
+ * Prepare the instruction at pc (bytes code[0..avail)) for probing.
+ * Returns 0, or -1 if no probe may be placed on it (invalid, or an
+ * instruction that can neither be emulated nor run elsewhere).  Not probe
+ * context.
+ */
+int isa_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_insn_t *pi);
+
+/*
+ * The out-of-line code for pi when it is placed at address tramp: writes
+ * pi->pi_tramp_len bytes to buf (bufsz at least that) and returns the
+ * length, 0 if pi needs none.  It ends by jumping back to pc + pi_len, or
+ * with the breakpoint of pi_tramp_bp.  Not probe context.
+ */
+size_t isa_probe_tramp(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, uint8_t *buf,
+		       size_t bufsz);
+
+/*
+ * Probe context: the thread trapped at the breakpoint that replaced pi at
+ * pc and its probes have fired; update *regs (PC included) so that it
+ * continues as if the original instruction had run.
+ *   ISA_STEP_DONE:  emulated; *regs is the state after the instruction.
+ *   ISA_STEP_TRAMP: PC now points at the out-of-line code at tramp; when
+ *                   pi_tramp_bp is set, *save holds what
+ *                   isa_probe_step_done() needs at the closing breakpoint.
+ *   ISA_STEP_FAULT: emulating it touched memory that faulted (a stack
+ *                   overflow at a call, say): *regs is unchanged but for
+ *                   *fault_addr; the port delivers the fault as the
+ *                   instruction itself would have.
+ * Memory is read and written only through the nofault primitives.
+ */
+#define ISA_STEP_DONE 0
+#define ISA_STEP_TRAMP 1
+#define ISA_STEP_FAULT 2
+int isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_regs_t *regs,
+		   uint64_t *save, uintptr_t *fault_addr);
+
+/* Probe context: the closing breakpoint of pi's out-of-line code trapped;
+ * restore what isa_probe_step() saved and resume at pc + pi_len. */
+void isa_probe_step_done(const isa_probe_insn_t *pi, uintptr_t pc, isa_regs_t *regs,
+			 uint64_t save);
+
+/* ------------------------------------------------------------------------
+ * Unwinding by call-frame information (isa/cfi_unwind.c)
+ * ------------------------------------------------------------------------
+ * ustack() of code built without frame pointers.  A module is a text range
+ * with the address of its .eh_frame_hdr as mapped in memory (the
+ * PT_GNU_EH_FRAME segment).  isa_cfi_walk stores the interrupted PC, then
+ * each caller's return address, up to max entries in pcs (or only counts
+ * them when pcs is NULL), and returns how many.  It uses the CFI of the
+ * module containing each PC, falls back to the frame-pointer rule of
+ * isa_regs.h where no CFI covers a PC, reads memory only through the
+ * nofault primitives, allocates nothing, and takes a bounded number of
+ * steps per frame.  Probe context: yes.
+ */
+typedef struct isa_cfi_module {
+	uintptr_t cm_lo, cm_hi;	   /* text range [lo, hi) */
+	uintptr_t cm_eh_frame_hdr; /* .eh_frame_hdr in memory, 0 if none */
+} isa_cfi_module_t;
+
+int isa_cfi_walk(const isa_regs_t *regs, const isa_cfi_module_t *mods, size_t nmods, uint64_t *pcs,
+		 int max);
+
 /* Short name of the module: "x86_64", "aarch64", "riscv". */
 extern const char isa_name[];
 
