@@ -29,6 +29,26 @@ int dtrace_init(void);
 /* Tear down; fails with DTRACE_EBUSY while any state is open. */
 int dtrace_fini(void);
 
+/*
+ * Firing probes from a second address space.  A port whose probes fire in
+ * other processes than the one that called dtrace_init() (the Linux host:
+ * agents inside traced processes) maps the memory dtrace_port_zalloc()
+ * hands out at the same address in each of them and links a copy of the
+ * core there.  dtrace_globals_handle() (in the initialising process) gives
+ * the one pointer the copy needs; dtrace_attach() (in the other process)
+ * makes dtrace_probe() there fire the initialising core's probes, into its
+ * buffers.  Only dtrace_probe() may be called in an attached copy: every
+ * other entry point belongs to the initialising process.  Probe context in
+ * an attached copy never calls a provider's function pointers, so a
+ * provider whose probes fire there leaves dtps_getargval NULL (the port's
+ * dtrace_port_getarg() answers instead).  dtrace_attach() returns 0,
+ * DTRACE_EINVAL if the handle is not a core's, DTRACE_EBUSY in a process
+ * that ran dtrace_init(); dtrace_detach() forgets the handle.
+ */
+void *dtrace_globals_handle(void);
+int dtrace_attach(void *globals);
+void dtrace_detach(void);
+
 /* --- Providers ---------------------------------------------------------- */
 
 typedef uintptr_t dtrace_provider_id_t;
