@@ -18,6 +18,8 @@
  *     registers untouched, and the port delivers the fault as the original
  *     instruction would have;
  *   - registers are written only after every memory access succeeded;
+ *   - a ret or indirect branch to a non-canonical address is a fault at
+ *     that address, as the processor faults on such a branch;
  *   - freestanding: no libc beyond what the compiler may emit, no OS.
  *
  * Emulated calls and returns do not update a CET shadow stack; a process
@@ -97,6 +99,21 @@ arith_flags(uint64_t fl, uint64_t a, uint64_t b, uint64_t res, bool sub)
 	if ((ones & 1) == 0)
 		fl |= RFL_PF;
 	return fl;
+}
+
+/*
+ * A branch to a non-canonical address raises #GP at the branch itself, so
+ * a ret or indirect branch emulated with such a target is reported as a
+ * fault at the target rather than resumed there.  The test is for 57-bit
+ * (five-level paging) addresses, which every 48-bit address also passes.
+ */
+static bool
+canonical(uint64_t v, uintptr_t *fault_addr)
+{
+	if ((uint64_t)((int64_t)(v << 7) >> 7) == v)
+		return true;
+	*fault_addr = (uintptr_t)v;
+	return false;
 }
 
 /* Store an 8-byte word at addr in the interrupted thread's memory. */
@@ -184,7 +201,7 @@ isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_re
 		return ISA_STEP_DONE;
 
 	case X86_OP_RET:
-		if (!load64((uintptr_t)sp, &v, fault_addr))
+		if (!load64((uintptr_t)sp, &v, fault_addr) || !canonical(v, fault_addr))
 			return ISA_STEP_FAULT;
 		r[ISA_REG_RSP] = sp + 8 + pi->pi_data[0];
 		r[ISA_REG_RIP] = v;
@@ -224,14 +241,14 @@ isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_re
 		return ISA_STEP_DONE;
 
 	case X86_OP_JMP_IND:
-		if (!indirect_target(pi, regs, &v, fault_addr))
+		if (!indirect_target(pi, regs, &v, fault_addr) || !canonical(v, fault_addr))
 			return ISA_STEP_FAULT;
 		r[ISA_REG_RIP] = v;
 		return ISA_STEP_DONE;
 
 	case X86_OP_CALL_IND:
 		/* The operand is evaluated before the push moves %rsp. */
-		if (!indirect_target(pi, regs, &v, fault_addr))
+		if (!indirect_target(pi, regs, &v, fault_addr) || !canonical(v, fault_addr))
 			return ISA_STEP_FAULT;
 		if (!store64((uintptr_t)(sp - 8), next, fault_addr))
 			return ISA_STEP_FAULT;

@@ -14,7 +14,8 @@
  * several flag states, so each jcc is seen taken and not taken.
  *
  * Then the fault contract: an emulated access to an unmapped stack or
- * pointer gives ISA_STEP_FAULT with the address and untouched registers.
+ * pointer, or a branch to a non-canonical address, gives ISA_STEP_FAULT
+ * with the address and untouched registers.
  *
  * Linux and x86_64 only (ucontext, mmap); the ISA code under test is not.
  */
@@ -732,6 +733,15 @@ test_faults(void)
 		     guard + 40);
 	expect_fault("jmp *0(%rip) through the guard page", jmprip, sizeof(jmprip), guard - 6, &regs,
 		     guard);
+
+	/* Branches to non-canonical addresses fault at the target. */
+	regs.r[ISA_REG_RSP] = (uintptr_t)m + 64;
+	memcpy(m + 64, &(uint64_t){0xa5a5000000001000ull}, 8);
+	expect_fault("ret to a non-canonical address", ret, sizeof(ret), 0x401000, &regs,
+		     (uintptr_t)0xa5a5000000001000ull);
+	regs.r[ISA_REG_RAX] = 0x8000000000000000ull;
+	expect_fault("call *%rax to a non-canonical address", calli, sizeof(calli), 0x401000, &regs,
+		     (uintptr_t)0x8000000000000000ull);
 
 	/* An op prepare never produced is a fault at the site, not a jump. */
 	memset(&zero, 0, sizeof(zero));
