@@ -8,8 +8,9 @@ cd "$(dirname "$0")"
 PACKAGES="cmake ninja-build gcc clang lld bison flex pkg-config libelf-dev libdwarf-dev
 binutils-dev libxxhash-dev libclang-rt-14-dev qemu-user gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross systemtap-sdt-dev
-netbase"
+netbase libzydis-dev"
 # netbase: /etc/services, which printf's %P (port to service name) tests read
+# libzydis-dev: the x86_64 instruction decoder of isa/x86_64/insn_decode.c
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 missing=
