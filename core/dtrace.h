@@ -114,10 +114,19 @@ void *dtrace_probe_arg(dtrace_provider_id_t prov, dtrace_id_t id);
  * DTRACE_ENOENT if it is not the provider's. */
 int dtrace_probe_destroy(dtrace_provider_id_t prov, dtrace_id_t id);
 
+/* D's glob match of a probe field: `*`, `?`, `[...]` and `\\`, as probe
+ * descriptions use them; providers filter what dtps_provide creates with
+ * it.  An empty pattern matches only the empty string. */
+bool dtrace_match_glob(const char *str, const char *pattern);
+
 /* Providers call this after creating probes outside a dtps_provide call
  * (a module loaded, a process started): enablings that consumers have
  * already made are matched against the new probes. */
 void dtrace_enabling_matchall(void);
+/* The same for a provider whose world changed (a traced process loaded a
+ * library): it is asked again to provide every description consumers have
+ * enabled, then the enablings are matched. */
+void dtrace_enabling_reprovide(dtrace_provider_id_t id);
 
 /* Fire probe `id`.  The one entry to probe context.  probe context: yes. */
 void dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,

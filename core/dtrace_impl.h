@@ -231,8 +231,6 @@ bool dtrace_match_priv(const dtrace_probe_t *probe, uint32_t priv, uint32_t uid)
  * DTRACE_MATCH_FAIL. */
 int dtrace_match(const dtrace_probekey_t *key, uint32_t priv, uint32_t uid,
 		 int (*fn)(dtrace_probe_t *, void *), void *arg);
-/* Glob matching of one field with D's rules ('*', '?', '[...]', '\'). */
-bool dtrace_match_glob(const char *str, const char *pattern);
 /* Hash-table support for dtrace_match (core/probe.c). */
 int dtrace_probe_hash_count(int which, const char *str);
 dtrace_probe_t *dtrace_probe_hash_first(int which, const char *str);

@@ -67,6 +67,10 @@ static const char *g_ofile;
 static FILE *g_ofp;
 static dtrace_hdl_t *g_dtp;
 static int g_pid;
+/* Every -c and -p process, in command-line order (DTrace's g_psv). */
+static int g_psv[64];
+static const char *g_psname[64];
+static int g_psc;
 static char *g_cmdname; /* -c: the command, for messages */
 
 static int
@@ -755,6 +759,10 @@ main(int argc, char *argv[])
 				if ((g_pid = dtrace_proc_create(g_dtp, v[0], v)) == -1)
 					dfatal(NULL);
 				g_cmdname = v[0];
+				if (g_psc < (int)(sizeof(g_psv) / sizeof(g_psv[0]))) {
+					g_psname[g_psc] = v[0];
+					g_psv[g_psc++] = g_pid;
+				}
 				free(v);
 				break;
 			case 'p':
@@ -764,6 +772,10 @@ main(int argc, char *argv[])
 					fatal("invalid pid: %s\n", optarg);
 				if (dtrace_proc_grab(g_dtp, g_pid) == -1)
 					dfatal(NULL);
+				if (g_psc < (int)(sizeof(g_psv) / sizeof(g_psv[0]))) {
+					g_psname[g_psc] = NULL;
+					g_psv[g_psc++] = g_pid;
+				}
 				break;
 			default:
 				break;
@@ -880,9 +892,10 @@ main(int argc, char *argv[])
 
 	installsighands();
 
-	/* Now that tracing runs, let a -c command start. */
-	if (g_pid > 0 && dtrace_proc_continue(g_dtp, g_pid) != 0)
-		dfatal("failed to execute %s", g_cmdname);
+	/* Now that tracing runs, let the -c commands start. */
+	for (i = 0; i < g_psc; i++)
+		if (dtrace_proc_continue(g_dtp, g_psv[i]) != 0)
+			dfatal("failed to execute %s", g_psname[i] != NULL ? g_psname[i] : g_cmdname);
 
 	do {
 		char msg[128];
@@ -896,11 +909,13 @@ main(int argc, char *argv[])
 			g_newline = 0;
 		}
 
-		if (g_pid > 0 && dtrace_proc_poll(g_dtp, msg, sizeof(msg))) {
+		/* Each process that goes is reported; tracing ends with the
+		 * last one. */
+		while (g_psc > 0 && dtrace_proc_poll(g_dtp, msg, sizeof(msg))) {
 			if (!g_quiet)
 				libmsg(msg);
-			g_pid = 0;
-			done = 1;
+			if (dtrace_proc_live(g_dtp) == 0)
+				done = 1;
 		}
 
 		if (done || g_intr) {

@@ -14,6 +14,8 @@
 #ifndef DT_BACKEND_H
 #define DT_BACKEND_H
 
+#include <stddef.h>
+
 #include "dtrace_abi.h"
 
 typedef struct dt_backend {
@@ -28,6 +30,21 @@ typedef struct dt_backend {
 	/* Why the last ENABLE was refused, or NULL. */
 	const char *(*errmsg)(void *state);
 	void (*close)(void *state);
+
+	/*
+	 * Tracing other processes, where the backend needs help to reach them
+	 * (NULL otherwise).  On the Linux host an agent runs inside each
+	 * traced process: a command started for -c has it preloaded
+	 * (proc_preload names the library and gives the two ends of its
+	 * connection; the child's end goes in DTRACE_AGENT_FD), proc_created
+	 * waits for it and proc_go lets the command run; proc_grab injects it
+	 * into a running process for -p.  Errors are errno values with the
+	 * user's sentence in errbuf.
+	 */
+	int (*proc_preload)(const char **lib, int *consumer_end, int *agent_end);
+	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
+	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
+	int (*proc_go)(int pid);
 } dt_backend_t;
 
 /* The backend CMake selected for this build. */

@@ -107,6 +107,15 @@ struct dtrace_prog {
 	int dp_enabled;
 };
 
+/* A process the consumer traces (dt_proc.c). */
+#define DT_PROC_MAX 64
+typedef struct dt_proc {
+	int dpr_pid;
+	int dpr_created; /* -c: ours to wait for, and to kill if never continued */
+	int dpr_held;	 /* created and not yet continued */
+	int dpr_live;	 /* not yet reported gone */
+} dt_proc_t;
+
 struct dtrace_hdl {
 	int dt_version;
 	int dt_oflags;
@@ -206,12 +215,10 @@ struct dtrace_hdl {
 
 	dt_symtab_t *dt_symtab;
 
-	/* the traced process (-c, -p): $target */
+	/* the traced processes (-c, -p); the last one is $target */
 	int dt_target;
-	int dt_proc_pid;
-	int dt_proc_created;
-	int dt_proc_hold;   /* write end: closing it lets the child exec */
-	int dt_proc_report; /* read end: the child's exec errno, or EOF */
+	dt_proc_t dt_procs[DT_PROC_MAX];
+	int dt_nprocs;
 
 	/* name of the aggregation whose id record has this uarg (programs) */
 	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
