@@ -1,0 +1,388 @@
+/*
+ * tests/isa/cfi/walk_real_stack.c: isa_cfi_walk on this process's own stack,
+ * in a signal handler, through code built without frame pointers.
+ *
+ * Built with -O2 -fomit-frame-pointer -fasynchronous-unwind-tables, so a
+ * frame-pointer walk is lost at the first frame.  main -> cfi_a (a large
+ * local array) -> cfi_b (alloca) -> cfi_c, each noinline and using the
+ * result of its call (no tail calls), so every frame has its own CFA
+ * offset.  Three captures:
+ *   spin:   cfi_c spins until a SIGPROF timer interrupts it inside cfi_c;
+ *   raise:  cfi_c raises SIGUSR1, so the walk starts inside libc (raise,
+ *           pthread_kill: Debian builds libc without frame pointers);
+ *   thread: the spin capture in a second thread, whose stack ends in
+ *           start_thread and clone3 rather than __libc_start_call_main.
+ * (main and the thread reach cfi_a through run_spin, or main directly.)
+ * The handler turns the ucontext into isa_regs_t, walks with the module
+ * table built from dl_iterate_phdr beforehand, and takes glibc's
+ * backtrace() (libgcc's unwinder) in the same place.  Outside the handler
+ * the test checks: pcs[0] is the interrupted PC; dladdr names the frames
+ * cfi_c, cfi_b, cfi_a in order, then their caller and
+ * __libc_start_call_main (start_thread in the thread); and every PC equals backtrace()'s from the
+ * interrupted frame on, with the same depth.  Each walk is also run
+ * with pcs NULL (the count must agree) and with small max values.
+ */
+#include "cfi_test.h"
+
+#include <alloca.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAXPCS 64
+
+static cfi_modtab_t modtab;
+
+/* What one capture recorded, in the handler. */
+typedef struct capture {
+	volatile sig_atomic_t done;
+	uint64_t pcs[MAXPCS];
+	int n;
+	int n_count; /* with pcs NULL */
+	int n_max3;  /* with max 3 */
+	void *bt[MAXPCS];
+	int nbt;
+} capture_t;
+
+static capture_t cap;
+static volatile int spin_mode; /* 1: wait for the timer; 0: raise */
+static uintptr_t c_lo, c_hi;   /* cfi_c's text */
+static volatile uint64_t sink;
+
+static void
+take(const ucontext_t *uc)
+{
+	isa_regs_t regs;
+	uint64_t small[3];
+
+	cfi_ucontext_to_regs(uc, &regs);
+	cap.n = isa_cfi_walk(&regs, modtab.mt_mods, modtab.mt_n, cap.pcs, MAXPCS);
+	cap.n_count = isa_cfi_walk(&regs, modtab.mt_mods, modtab.mt_n, NULL, MAXPCS);
+	cap.n_max3 = isa_cfi_walk(&regs, modtab.mt_mods, modtab.mt_n, small, 3);
+	cap.nbt = backtrace(cap.bt, MAXPCS);
+	cap.done = 1;
+}
+
+static void
+on_prof(int sig, siginfo_t *si, void *ucv)
+{
+	const ucontext_t *uc = ucv;
+	isa_regs_t regs;
+
+	(void)sig;
+	(void)si;
+	if (cap.done)
+		return;
+	/* Only a tick that lands in cfi_c itself. */
+	cfi_ucontext_to_regs(uc, &regs);
+	if (isa_regs_pc(&regs) < c_lo || isa_regs_pc(&regs) >= c_hi)
+		return;
+	take(uc);
+}
+
+static void
+on_usr1(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	(void)si;
+	take(ucv);
+}
+
+__attribute__((noinline)) int
+cfi_c(int n)
+{
+	volatile uint64_t local[3] = {1, 2, 3};
+
+	if (spin_mode) {
+		while (!cap.done)
+			local[n % 3]++;
+	} else {
+		raise(SIGUSR1);
+	}
+	return (int)local[0] + n;
+}
+
+__attribute__((noinline)) int
+cfi_b(int n)
+{
+	volatile char *p = alloca((size_t)n * 16 + 40);
+	int r;
+
+	p[0] = (char)n;
+	r = cfi_c(n + 1);
+	return r + p[0];
+}
+
+__attribute__((noinline)) int
+cfi_a(int n)
+{
+	volatile char big[3000];
+	int r;
+
+	big[n] = 1;
+	r = cfi_b(n + 7);
+	sink += big[n];
+	return r + big[2999 - n];
+}
+
+/*
+ * libc's local functions (__libc_start_call_main, start_thread, clone3)
+ * are not in its dynamic symbol table, so dladdr cannot name them; the
+ * detached debug file of libc6-dbg has them.  Without it the test checks
+ * only that those frames lie in libc.
+ */
+#define NLOCAL 8
+static struct {
+	const char *name;
+	uintptr_t lo, hi;
+} locals[NLOCAL] = {{"__libc_start_call_main", 0, 0},
+                    {"start_thread", 0, 0},
+                    {"clone3", 0, 0},
+                    {"__pthread_kill_implementation", 0, 0}};
+static bool have_locals;
+
+static int
+find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char path[256], *p;
+	const uint8_t *id = NULL;
+	const ElfW(Ehdr) * eh;
+	const ElfW(Shdr) * sh;
+	size_t idlen = 0, k;
+	struct stat st;
+	int i, fd;
+
+	(void)size;
+	(void)arg;
+	if (strstr(info->dlpi_name, "libc.so") == NULL)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum && id == NULL; i++) {
+		const uint8_t *n, *end;
+
+		if (info->dlpi_phdr[i].p_type != PT_NOTE)
+			continue;
+		n = (const uint8_t *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+		end = n + info->dlpi_phdr[i].p_memsz;
+		while (n + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *nh = (const void *)n;
+			const uint8_t *desc = n + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
+
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    memcmp(n + sizeof(*nh), "GNU", 4) == 0) {
+				id = desc;
+				idlen = nh->n_descsz;
+				break;
+			}
+			n = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	if (id == NULL || idlen < 2)
+		return 1;
+	p = path + sprintf(path, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (k = 1; k < idlen; k++)
+		p += sprintf(p, "%02x", id[k]);
+	strcpy(p, ".debug");
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return 1;
+	if (fstat(fd, &st) == 0 &&
+	    (eh = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		sh = (const void *)((const char *)eh + eh->e_shoff);
+		for (i = 0; i < eh->e_shnum; i++) {
+			const ElfW(Sym) * sym;
+			const char *str;
+			size_t n;
+
+			if (sh[i].sh_type != SHT_SYMTAB)
+				continue;
+			sym = (const void *)((const char *)eh + sh[i].sh_offset);
+			str = (const char *)eh + sh[sh[i].sh_link].sh_offset;
+			for (n = 0; n < sh[i].sh_size / sizeof(*sym); n++)
+				for (k = 0; k < NLOCAL && locals[k].name != NULL; k++)
+					if (strcmp(str + sym[n].st_name, locals[k].name) == 0 &&
+					    sym[n].st_size != 0) {
+						locals[k].lo = info->dlpi_addr + sym[n].st_value;
+						locals[k].hi = locals[k].lo + sym[n].st_size;
+						have_locals = true;
+					}
+		}
+	}
+	close(fd);
+	return 1;
+}
+
+/* The symbol a PC of the walk lies in: a return address (i > 0) names its
+ * call, which may be the last instruction of a function. */
+static const char *
+name_of(uint64_t pc, int i)
+{
+	uintptr_t a = (uintptr_t)(i > 0 ? pc - 1 : pc);
+	Dl_info di;
+	int k;
+
+	for (k = 0; k < NLOCAL && locals[k].name != NULL; k++)
+		if (a >= locals[k].lo && a < locals[k].hi)
+			return locals[k].name;
+	if (dladdr((void *)a, &di) == 0)
+		return "?";
+	if (di.dli_sname == NULL) /* a local function: which object */
+		return !have_locals && di.dli_fname != NULL && strstr(di.dli_fname, "libc.so")
+		           ? "(libc)"
+		           : "?";
+	return di.dli_sname;
+}
+
+static void
+dump(const char *what)
+{
+	int i;
+
+	fprintf(stderr, "%s: isa_cfi_walk %d frames, backtrace %d\n", what, cap.n, cap.nbt);
+	for (i = 0; i < cap.n; i++)
+		fprintf(stderr, "  cfi[%d] %#llx %s\n", i, (unsigned long long)cap.pcs[i],
+		        name_of(cap.pcs[i], i));
+	for (i = 0; i < cap.nbt; i++)
+		fprintf(stderr, "  bt[%d] %p %s\n", i, cap.bt[i], name_of((uintptr_t)cap.bt[i], 1));
+}
+
+/*
+ * Check one capture: cfi_c, cfi_b, cfi_a and `outer` in order, then
+ * `last` somewhere after; the same PCs as backtrace() from the interrupted
+ * frame on.
+ */
+static void
+check_capture(const char *what, const char *outer, const char *last)
+{
+	static const char *const chain[] = {"cfi_c", "cfi_b", "cfi_a"};
+	int i, k, start = -1, bti = -1;
+	bool seen_last = false;
+
+	CHECK(cap.done, "%s: no capture", what);
+	CHECK(cap.n >= 5 && cap.n < MAXPCS, "%s: %d frames", what, cap.n);
+	CHECK(cap.n_count == cap.n, "%s: counting walk %d != %d", what, cap.n_count, cap.n);
+	CHECK(cap.n_max3 == (cap.n < 3 ? cap.n : 3), "%s: max 3 gave %d", what, cap.n_max3);
+	for (i = 0; i < cap.n && start < 0; i++)
+		if (strcmp(name_of(cap.pcs[i], i), "cfi_c") == 0)
+			start = i;
+	CHECK(start >= 0, "%s: cfi_c not in the walk", what);
+	if (start >= 0) {
+		for (k = 0; k < 3; k++)
+			CHECK(start + k < cap.n &&
+			          strcmp(name_of(cap.pcs[start + k], start + k), chain[k]) == 0,
+			      "%s: frame %d is %s, not %s", what, start + k,
+			      start + k < cap.n ? name_of(cap.pcs[start + k], start + k) : "-",
+			      chain[k]);
+		CHECK(start + 3 < cap.n &&
+		          strcmp(name_of(cap.pcs[start + 3], start + 3), outer) == 0,
+		      "%s: frame %d is not %s", what, start + 3, outer);
+		/* Without libc's debug symbols: a frame inside libc. */
+		if (!have_locals)
+			last = "(libc)";
+		for (i = start + 4; i < cap.n; i++)
+			if (strcmp(name_of(cap.pcs[i], i), last) == 0)
+				seen_last = true;
+		CHECK(seen_last, "%s: %s not reached", what, last);
+	}
+	/* backtrace(): [handler frames, the signal trampoline, then ours] */
+	for (i = 0; i < cap.nbt && bti < 0; i++)
+		if ((uint64_t)(uintptr_t)cap.bt[i] == cap.pcs[0])
+			bti = i;
+	CHECK(bti >= 0, "%s: the interrupted PC is not in backtrace()", what);
+	if (bti >= 0) {
+		CHECK(cap.nbt - bti == cap.n, "%s: backtrace has %d frames from there, the walk %d",
+		      what, cap.nbt - bti, cap.n);
+		for (k = 0; k < cap.n && bti + k < cap.nbt; k++)
+			CHECK((uint64_t)(uintptr_t)cap.bt[bti + k] == cap.pcs[k],
+			      "%s: frame %d: %#llx, backtrace %p", what, k,
+			      (unsigned long long)cap.pcs[k], cap.bt[bti + k]);
+	}
+	if (cfi_test_failures != 0)
+		dump(what);
+}
+
+__attribute__((noinline)) void
+run_spin(void)
+{
+	struct itimerval it = {{0, 2000}, {0, 2000}};
+	struct itimerval off = {{0, 0}, {0, 0}};
+
+	memset(&cap, 0, sizeof(cap));
+	spin_mode = 1;
+	setitimer(ITIMER_PROF, &it, NULL);
+	sink += (uint64_t)cfi_a(5);
+	setitimer(ITIMER_PROF, &off, NULL);
+}
+
+void *
+thread_main(void *arg)
+{
+	(void)arg;
+	run_spin();
+	return NULL;
+}
+
+int
+main(void)
+{
+	struct sigaction sa;
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	void *warm[4];
+	stack_t ss;
+	pthread_t t;
+
+	cfi_install_nofault_handler();
+	/* cfi_c's extent, for the handler's "did the tick land in cfi_c". */
+	if (dladdr1((void *)(uintptr_t)cfi_c, &di, (void **)&sym, RTLD_DL_SYMENT) == 0 ||
+	    sym == NULL) {
+		fprintf(stderr, "dladdr1(cfi_c) failed: link with -rdynamic\n");
+		return 2;
+	}
+	c_lo = (uintptr_t)di.dli_saddr;
+	c_hi = c_lo + sym->st_size;
+	dl_iterate_phdr(find_libc, NULL);
+	if (!have_locals)
+		printf("note: no debug symbols for libc (libc6-dbg): libc frames checked by "
+		       "object only\n");
+	/* backtrace() loads libgcc_s on first use: not in a handler. */
+	backtrace(warm, 4);
+	cfi_modules(&modtab);
+	CHECK(modtab.mt_n >= 2, "%zu modules", modtab.mt_n);
+
+	/* Handlers run on a signal stack, as a traced process's would. */
+	ss.ss_sp = malloc(256 * 1024);
+	ss.ss_size = 256 * 1024;
+	ss.ss_flags = 0;
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = on_prof;
+	sigaction(SIGPROF, &sa, NULL);
+	sa.sa_sigaction = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+
+	run_spin();
+	check_capture("spin", "run_spin", "__libc_start_call_main");
+	CHECK(cap.pcs[0] >= c_lo && cap.pcs[0] < c_hi, "spin: pcs[0] %#llx not in cfi_c",
+	      (unsigned long long)cap.pcs[0]);
+
+	memset(&cap, 0, sizeof(cap));
+	spin_mode = 0;
+	sink += (uint64_t)cfi_a(9);
+	check_capture("raise", "main", "__libc_start_call_main");
+
+	pthread_create(&t, NULL, thread_main, NULL);
+	pthread_join(t, NULL);
+	check_capture("thread", "run_spin", "start_thread");
+
+	CHECK(cfi_test_nofaults == 0, "%d nofault faults on a good stack", (int)cfi_test_nofaults);
+	if (cfi_test_failures == 0)
+		dump("thread");
+	TEST_DONE();
+}
