@@ -15,8 +15,9 @@
  * run the CIE's initial instructions and then the FDE's up to the PC, and
  * apply the resulting row: the CFA (the caller's stack pointer) is a
  * register plus an offset, and the return address and callee-saved
- * registers are found by their rules.  Where no CFI describes a PC (no
- * module, no .eh_frame_hdr, no FDE, a DWARF expression, data we refuse)
+ * registers are found by their rules, some of them small DWARF
+ * expressions.  Where no CFI describes a PC (no module, no .eh_frame_hdr,
+ * no FDE, data or an expression we refuse)
  * one frame-pointer step (the frame record of isa_regs.h) stands in.
  * The PC looked up for a caller is its return address minus one, since a
  * call may be the last instruction of a function, unless the callee was a
@@ -29,7 +30,8 @@
  *   - nothing is allocated, no lock is taken, no library call is made;
  *   - work is bounded: at most `max` frames, CFI_MAX_SEARCH probes of the
  *     binary-search table, CFI_MAX_OPS CFA instructions per frame,
- *     CFI_STATE_DEPTH remembered rows, LEB128 numbers of at most 10 bytes;
+ *     CFI_STATE_DEPTH remembered rows, EXPR_MAX_OPS operations per DWARF
+ *     expression, LEB128 numbers of at most 10 bytes;
  *   - the walk only climbs: a caller's CFA lies above the callee's stack
  *     pointer (or at it, for the interrupted frame: a leaf that allocated
  *     nothing), so no data can make it loop;
@@ -508,9 +510,9 @@ fde_parse(uintptr_t p, uint64_t pc, cfi_cie_t *cie, uint64_t *start, uintptr_t *
  * ------------------------------------------------------------------------
  * A row holds one rule per followed register and the CFA's rule.  Offsets
  * are bytes (already multiplied by the data alignment), kept in 32 bits:
- * no frame is 2 GiB.  Expression rules keep where their expression starts,
- * relative to the FDE, for an evaluator; this one treats their registers
- * as unknown and a CFA so defined as the end of CFI for the frame.
+ * no frame is 2 GiB.  Expression rules keep where their block (length,
+ * then the DWARF expression) starts, relative to the FDE; row_apply
+ * evaluates them.
  */
 #define RULE_SAME 0       /* the caller's value is the callee's (and the default) */
 #define RULE_UNDEF 1      /* no value: for the return address, the outermost frame */
@@ -620,8 +622,8 @@ advance_by(cfi_prog_t *p, uint64_t delta)
 static bool
 skip_block(cfi_prog_t *p, cfi_cur_t *c, int32_t *where)
 {
-	uint64_t len = cur_uleb(c);
 	int64_t rel = (int64_t)(c->cc_p - p->cp_fde);
+	uint64_t len = cur_uleb(c);
 
 	if (c->cc_bad || len > c->cc_end - c->cc_p || rel > INT32_MAX || rel < INT32_MIN)
 		return false;
@@ -858,6 +860,283 @@ reg_value(const cfi_frame_t *f, uint64_t dw, uint64_t *v)
 	return false;
 }
 
+/* ------------------------------------------------------------------------
+ * DWARF expressions
+ * ------------------------------------------------------------------------
+ * CFI uses them where a rule is not "register plus offset": PLT stubs
+ * (the CFA depends on the PC's offset in the stub), signal trampolines
+ * (every register is read from the saved context), stack realignment.
+ * The subset here is what a value computation needs (constants,
+ * registers, loads, arithmetic, comparisons, branches); location
+ * descriptions (DW_OP_reg*, pieces) and calls are refused.  Bounded by
+ * EXPR_MAX_OPS operations and an EXPR_DEPTH-entry stack; loads are nofault.
+ */
+#define EXPR_MAX_OPS 64
+#define EXPR_DEPTH 8
+
+#define OP_ADDR 0x03
+#define OP_DEREF 0x06
+#define OP_CONST1U 0x08 /* through OP_CONST8S 0x0f: unsigned/signed pairs */
+#define OP_CONSTU 0x10
+#define OP_CONSTS 0x11
+#define OP_DUP 0x12
+#define OP_DROP 0x13
+#define OP_OVER 0x14
+#define OP_PICK 0x15
+#define OP_SWAP 0x16
+#define OP_ROT 0x17
+#define OP_ABS 0x19
+#define OP_AND 0x1a
+#define OP_DIV 0x1b
+#define OP_MINUS 0x1c
+#define OP_MOD 0x1d
+#define OP_MUL 0x1e
+#define OP_NEG 0x1f
+#define OP_NOT 0x20
+#define OP_OR 0x21
+#define OP_PLUS 0x22
+#define OP_PLUS_UCONST 0x23
+#define OP_SHL 0x24
+#define OP_SHR 0x25
+#define OP_SHRA 0x26
+#define OP_XOR 0x27
+#define OP_BRA 0x28
+#define OP_EQ 0x29 /* through OP_NE 0x2e: eq ge gt le lt ne */
+#define OP_NE 0x2e
+#define OP_SKIP 0x2f
+#define OP_LIT0 0x30  /* through 0x4f */
+#define OP_BREG0 0x70 /* through 0x8f */
+#define OP_BREGX 0x92
+#define OP_DEREF_SIZE 0x94
+#define OP_NOP 0x96
+
+/* Binary operators: b is the top of the stack, a the entry below. */
+static bool
+expr_binary(uint8_t op, uint64_t a, uint64_t b, uint64_t *r)
+{
+	switch (op) {
+	case OP_AND:
+		*r = a & b;
+		break;
+	case OP_DIV: /* signed, as DWARF defines it */
+		if (b == 0 || ((int64_t)a == INT64_MIN && (int64_t)b == -1))
+			return false;
+		*r = (uint64_t)((int64_t)a / (int64_t)b);
+		break;
+	case OP_MINUS:
+		*r = a - b;
+		break;
+	case OP_MOD:
+		if (b == 0)
+			return false;
+		*r = a % b;
+		break;
+	case OP_MUL:
+		*r = a * b;
+		break;
+	case OP_OR:
+		*r = a | b;
+		break;
+	case OP_PLUS:
+		*r = a + b;
+		break;
+	case OP_SHL:
+		*r = b >= 64 ? 0 : a << b;
+		break;
+	case OP_SHR:
+		*r = b >= 64 ? 0 : a >> b;
+		break;
+	case OP_SHRA:
+		*r = (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b));
+		break;
+	case OP_XOR:
+		*r = a ^ b;
+		break;
+	case OP_EQ:
+		*r = a == b;
+		break;
+	case OP_EQ + 1: /* ge */
+		*r = (int64_t)a >= (int64_t)b;
+		break;
+	case OP_EQ + 2: /* gt */
+		*r = (int64_t)a > (int64_t)b;
+		break;
+	case OP_EQ + 3: /* le */
+		*r = (int64_t)a <= (int64_t)b;
+		break;
+	case OP_EQ + 4: /* lt */
+		*r = (int64_t)a < (int64_t)b;
+		break;
+	case OP_NE:
+		*r = a != b;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Evaluate the expression block at `at` (ULEB128 length, then the
+ * operations) in frame f.  With `push`, `initial` is on the stack first
+ * (the CFA, for register rules).  The result is the top of the stack.
+ */
+static bool
+expr_eval(const cfi_frame_t *f, uintptr_t at, bool push, uint64_t initial, uint64_t *out)
+{
+	uint64_t st[EXPR_DEPTH], a, len, reg;
+	unsigned n = 0, ops;
+	uintptr_t start;
+	cfi_cur_t c, m;
+	int64_t off;
+	uint8_t op;
+
+	cur_init(&c, at, UINTPTR_MAX);
+	len = cur_uleb(&c);
+	if (c.cc_bad || len == 0 || c.cc_p + len < c.cc_p)
+		return false;
+	start = c.cc_p;
+	c.cc_end = start + (uintptr_t)len;
+	if (push)
+		st[n++] = initial;
+	for (ops = 0; c.cc_p < c.cc_end; ops++) {
+		if (ops == EXPR_MAX_OPS)
+			return false;
+		op = (uint8_t)cur_fixed(&c, 1);
+		/* Operations that push need room; those that pop need entries. */
+		if (op >= OP_LIT0 && op < OP_LIT0 + 32) {
+			if (n == EXPR_DEPTH)
+				return false;
+			st[n++] = op - OP_LIT0;
+			continue;
+		}
+		if ((op >= OP_BREG0 && op < OP_BREG0 + 32) || op == OP_BREGX) {
+			reg = op == OP_BREGX ? cur_uleb(&c) : (uint64_t)(op - OP_BREG0);
+			off = cur_sleb(&c);
+			if (c.cc_bad || n == EXPR_DEPTH || !reg_value(f, reg, &a))
+				return false;
+			st[n++] = a + (uint64_t)off;
+			continue;
+		}
+		switch (op) {
+		case OP_ADDR:
+		case OP_CONSTU:
+		case OP_CONSTS:
+		case OP_CONST1U:
+		case OP_CONST1U + 1:
+		case OP_CONST1U + 2:
+		case OP_CONST1U + 3:
+		case OP_CONST1U + 4:
+		case OP_CONST1U + 5:
+		case OP_CONST1U + 6:
+		case OP_CONST1U + 7:
+			if (op == OP_ADDR)
+				a = cur_fixed(&c, sizeof(uintptr_t));
+			else if (op == OP_CONSTU)
+				a = cur_uleb(&c);
+			else if (op == OP_CONSTS)
+				a = (uint64_t)cur_sleb(&c);
+			else
+				a = cur_fixed(&c, (size_t)1 << ((op - OP_CONST1U) / 2));
+			/* the signed forms (odd opcodes) sign-extend */
+			if (op >= OP_CONST1U && op < OP_CONST1U + 6 && (op & 1) != 0) {
+				unsigned bits = 8u << ((op - OP_CONST1U) / 2);
+
+				if ((a >> (bits - 1)) & 1)
+					a |= ~(uint64_t)0 << bits;
+			}
+			if (n == EXPR_DEPTH)
+				return false;
+			st[n++] = a;
+			break;
+		case OP_DUP:
+		case OP_OVER:
+		case OP_PICK:
+			a = op == OP_PICK ? cur_fixed(&c, 1) : (op == OP_OVER ? 1 : 0);
+			if (n == EXPR_DEPTH || a >= n)
+				return false;
+			st[n] = st[n - 1 - a];
+			n++;
+			break;
+		case OP_DROP:
+			if (n == 0)
+				return false;
+			n--;
+			break;
+		case OP_SWAP:
+			if (n < 2)
+				return false;
+			a = st[n - 1];
+			st[n - 1] = st[n - 2];
+			st[n - 2] = a;
+			break;
+		case OP_ROT: /* top three: a b c -> c a b */
+			if (n < 3)
+				return false;
+			a = st[n - 1];
+			st[n - 1] = st[n - 2];
+			st[n - 2] = st[n - 3];
+			st[n - 3] = a;
+			break;
+		case OP_DEREF:
+		case OP_DEREF_SIZE:
+			a = op == OP_DEREF ? sizeof(uintptr_t) : cur_fixed(&c, 1);
+			if (n == 0 || (a != 1 && a != 2 && a != 4 && a != 8))
+				return false;
+			cur_init(&m, (uintptr_t)st[n - 1], UINTPTR_MAX);
+			st[n - 1] = cur_fixed(&m, (size_t)a);
+			if (m.cc_bad)
+				return false;
+			break;
+		case OP_ABS:
+		case OP_NEG:
+		case OP_NOT:
+		case OP_PLUS_UCONST:
+			a = op == OP_PLUS_UCONST ? cur_uleb(&c) : 0;
+			if (n == 0)
+				return false;
+			if (op == OP_ABS && (int64_t)st[n - 1] < 0)
+				st[n - 1] = -st[n - 1];
+			else if (op == OP_NEG)
+				st[n - 1] = -st[n - 1];
+			else if (op == OP_NOT)
+				st[n - 1] = ~st[n - 1];
+			else if (op == OP_PLUS_UCONST)
+				st[n - 1] += a;
+			break;
+		case OP_SKIP:
+		case OP_BRA:
+			off = (int16_t)cur_fixed(&c, 2);
+			if (op == OP_BRA) {
+				if (n == 0)
+					return false;
+				if (st[--n] == 0)
+					break;
+			}
+			/* A target outside the expression ends it badly. */
+			if ((off < 0 && (uint64_t)-off > c.cc_p - start) ||
+			    (off > 0 && (uint64_t)off > c.cc_end - c.cc_p))
+				return false;
+			c.cc_p += (uintptr_t)off;
+			break;
+		case OP_NOP:
+			break;
+		default: /* the binary operators, or an operation we refuse */
+			if (n < 2 || !expr_binary(op, st[n - 2], st[n - 1], &a))
+				return false;
+			st[n - 2] = a;
+			n--;
+			break;
+		}
+		if (c.cc_bad)
+			return false;
+	}
+	if (c.cc_bad || n == 0)
+		return false;
+	*out = st[n - 1];
+	return true;
+}
+
 #define STEP_OK 0   /* *up is the caller */
 #define STEP_END 1  /* the CFI says f is the outermost frame, or the stack ends */
 #define STEP_FAIL 2 /* no usable CFI for f: try the frame pointer */
@@ -871,9 +1150,15 @@ row_apply(const cfi_prog_t *p, const cfi_frame_t *f, cfi_frame_t *up)
 	uint64_t cfa, v;
 	int s, ra;
 
-	if (row->cw_cfa.cr_how != CFA_RULE_REG || !reg_value(f, row->cw_cfa.cr_reg, &cfa))
+	if (row->cw_cfa.cr_how == CFA_RULE_REG) {
+		if (!reg_value(f, row->cw_cfa.cr_reg, &cfa))
+			return STEP_FAIL;
+		cfa += (uint64_t)(int64_t)row->cw_cfa.cr_off;
+	} else if (row->cw_cfa.cr_how != CFA_RULE_EXPR ||
+	           !expr_eval(f, p->cp_fde + (uintptr_t)(intptr_t)row->cw_cfa.cr_off, false, 0,
+	                      &cfa)) {
 		return STEP_FAIL;
-	cfa += (uint64_t)(int64_t)row->cw_cfa.cr_off;
+	}
 	/* The stack grows down: a caller's frame lies above its callee's.
 	 * Only the interrupted frame may have allocated nothing. */
 	if (cfa < f->cf_sp || (cfa == f->cf_sp && f->cf_regs == NULL))
@@ -905,7 +1190,19 @@ row_apply(const cfi_prog_t *p, const cfi_frame_t *f, cfi_frame_t *up)
 			if (!reg_value(f, (uint64_t)row->cw_off[s], &v))
 				continue;
 			break;
-		default: /* undefined, or an expression not evaluated */
+		case RULE_EXPR:
+		case RULE_VAL_EXPR:
+			if (!expr_eval(f, p->cp_fde + (uintptr_t)(intptr_t)row->cw_off[s], true,
+			               cfa, &v))
+				continue;
+			if (row->cw_how[s] == RULE_EXPR) {
+				ld = isa_nofault_load64((uintptr_t)v);
+				if (ld.fault != 0)
+					continue;
+				v = ld.value;
+			}
+			break;
+		default: /* undefined */
 			continue;
 		}
 		up->cf_val[s] = v;

@@ -15,9 +15,10 @@
  * their bounds, def_cfa(_sf/_register/_offset/_offset_sf), ULEB/SLEB edge
  * cases, augmentations zR/zPLR/zRS/S, CIE version 3, 64-bit lengths,
  * pointer encodings, the search table (many FDEs, gaps, before the first),
- * signal frames (exact PC lookup), expressions falling back to the frame
- * pointer, modules without .eh_frame_hdr, max and counting walks, and the
- * walker's stack use.
+ * signal frames (exact PC lookup), DWARF expressions (def_cfa_expression,
+ * expression, val_expression; every supported operation, and refused ones
+ * falling back to the frame pointer), modules without .eh_frame_hdr, max
+ * and counting walks, and the walker's stack use.
  */
 #include "cfi_test.h"
 #include "cfi_image.h"
@@ -55,7 +56,6 @@
 #define F_NOSIG 0x3200
 #define F_AUG 0x3400 /* 0x40 each */
 #define F_EXPR 0x3800
-#define F_EXPRCS 0x3840
 #define F_LEAF 0x3900
 #define F_LADDER 0x3a00
 #define F_TABLE 0x4000 /* 0x10 each */
@@ -576,18 +576,82 @@ test_aug(void)
 		expect_stop(bad[k], TEXT(F_AUG + 0x40 * (8 + k) + 1));
 }
 
-/* ---- expressions: the frame-pointer rule stands in -------------------------------------- */
+/* ---- DWARF expressions ------------------------------------------------------------------ */
+#define F_EXPRS 0x5800 /* 0x10 each */
+#define OP_BREG_SP (uint8_t)(0x70 + SP)
+#define OP_BREGX_CS 0x92, CS_DW /* DW_OP_bregx: the callee-saved register may be above 31 */
+
+/* def_cfa_expression blocks: want is the CFA's offset from SP0, or 0
+ * when the expression must be refused (the frame pointer stands in). */
+static const struct expr_case {
+	const char *what;
+	uint8_t ops[24];
+	size_t n;
+	uint64_t cs;
+	int want;
+} expr_cases[] = {
+    {"breg", {OP_BREG_SP, 8}, 2, 0, 8},
+    /* a PLT stub's: sp + 8, + 8 more when (reg & 15) >= 11 */
+    {"plt-like, low",
+     {OP_BREGX_CS, 0, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, OP_BREG_SP, 8, 0x22},
+     12,
+     3,
+     8},
+    {"plt-like, high",
+     {OP_BREGX_CS, 0, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, OP_BREG_SP, 8, 0x22},
+     12,
+     12,
+     16},
+    {"deref", {OP_BREG_SP, 16, 0x06}, 3, 0, 240},
+    {"deref_size 8", {OP_BREG_SP, 16, 0x94, 8}, 4, 0, 240},
+    {"const2u", {0x0a, 0x10, 0x00, OP_BREG_SP, 0, 0x22}, 6, 0, 16},
+    {"const4s, neg", {0x0d, 0xf0, 0xff, 0xff, 0xff, 0x1f, OP_BREG_SP, 0, 0x22}, 9, 0, 16},
+    {"const1s, swap, minus", {0x09, 0xf8, OP_BREG_SP, 0, 0x16, 0x1c}, 6, 0, 8},
+    {"consts, swap, minus", {0x11, 0x78, OP_BREG_SP, 0, 0x16, 0x1c}, 6, 0, 8},
+    {"constu", {0x10, 24, OP_BREG_SP, 0, 0x22}, 5, 0, 24},
+    {"over, swap, drop", {OP_BREG_SP, 0, 0x38, 0x14, 0x16, 0x22, 0x16, 0x13}, 8, 0, 8},
+    {"rot, pick, shl",
+     {0x31, 0x32, 0x33, 0x17, 0x13, 0x13, 0x15, 0, 0x22, 0x32, 0x24, OP_BREG_SP, 0, 0x22},
+     14,
+     0,
+     24},
+    {"bra taken", {0x31, 0x28, 0x02, 0x00, OP_BREG_SP, 0x40, OP_BREG_SP, 0x08}, 8, 0, 8},
+    {"bra not taken",
+     {0x30, 0x28, 0x02, 0x00, OP_BREG_SP, 0x10, 0x2f, 0x02, 0x00, OP_BREG_SP, 0x08},
+     11,
+     0,
+     16},
+    {"refused: DW_OP_reg0", {0x50}, 1, 0, 0},
+    {"refused: DW_OP_call2", {0x98, 0, 0}, 3, 0, 0},
+    {"refused: division by zero", {0x31, 0x30, 0x1b}, 3, 0, 0},
+    {"refused: modulo zero", {0x31, 0x30, 0x1d}, 3, 0, 0},
+    {"refused: nine pushes", {0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31}, 9, 0, 0},
+    {"refused: drop from empty", {0x13}, 1, 0, 0},
+    {"refused: endless bra loop", {0x31, 0x28, 0xfc, 0xff}, 4, 0, 0},
+    {"refused: skip out of the block", {0x2f, 0x64, 0x00}, 3, 0, 0},
+    {"refused: load from 0", {0x30, 0x06}, 2, 0, 0},
+    {"refused: deref_size 3", {OP_BREG_SP, 16, 0x94, 3}, 4, 0, 0},
+    {"refused: empty", {0}, 0, 0, 0},
+    {"refused: cut short", {OP_BREG_SP}, 1, 0, 0},
+};
+
 static void
 build_expr(void)
 {
-	/* DW_CFA_def_cfa_expression {DW_OP_breg(sp) 8}; then an expression
-	 * rule for cs only (the CFA stays usable). */
-	static const uint8_t p[] = {0x0f, 0x02, (uint8_t)(0x70 + SP), 0x08};
-	static const uint8_t q[] = {I_DEF_CFA_OFFSET(16), 0x10, CS_DW, 0x02,
-	                            (uint8_t)(0x70 + SP), 0x00};
+	/* expression and val_expression rules, the CFA a plain one:
+	 * ra saved at CFA - 8 {lit8 minus}, cs = CFA + 24 {plus_uconst 24} */
+	static const uint8_t rules[] = {
+	    I_DEF_CFA_OFFSET(32), 0x10, RA, 2, 0x38, 0x1c, 0x16, CS_DW, 2, 0x23, 24};
+	uint8_t p[32];
+	size_t i;
 
-	img_fde(cie_std, TEXT(F_EXPR), 0x40, p, sizeof(p));
-	img_fde(cie_std, TEXT(F_EXPRCS), 0x40, q, sizeof(q));
+	for (i = 0; i < sizeof(expr_cases) / sizeof(expr_cases[0]); i++) {
+		p[0] = 0x0f; /* DW_CFA_def_cfa_expression */
+		p[1] = (uint8_t)expr_cases[i].n;
+		memcpy(p + 2, expr_cases[i].ops, expr_cases[i].n);
+		img_fde(cie_std, TEXT(F_EXPRS + 0x10 * i), 0x10, p, expr_cases[i].n + 2);
+	}
+	img_fde(cie_std, TEXT(F_EXPR), 0x40, rules, sizeof(rules));
 }
 
 /* A frame record at &stk[i] returning to ra. */
@@ -604,15 +668,25 @@ frame_record(int i, uint64_t ra, uint64_t caller_fp)
 static void
 test_expr(void)
 {
-	uint64_t w[1] = {MARK(4)};
+	uint64_t w[1], wr[2] = {TEXT(F_VIACS + 0x10), MARK(9)};
 	uint64_t fp;
+	size_t i;
 
 	memset(stk, 0, sizeof(stk));
-	fp = frame_record(400, MARK(4), 0);
-	expect("def_cfa_expression: frame pointer", TEXT(F_EXPR + 1), fp, 0, 2, w);
-	expect_stop("def_cfa_expression, no frame pointer", TEXT(F_EXPR + 1));
-	set_ra(16, 5);
-	expect_mark("expression for one register only", TEXT(F_EXPRCS + 1), 5);
+	fp = frame_record(400, MARK(15), 0);
+	for (i = 0; i < sizeof(expr_cases) / sizeof(expr_cases[0]); i++) {
+		const struct expr_case *e = &expr_cases[i];
+
+		stk[102] = AT(130); /* for deref: a CFA 240 bytes up */
+		if (e->want > 0)
+			set_ra(e->want, (int)i + 1);
+		w[0] = e->want > 0 ? MARK(i + 1) : MARK(15);
+		expect(e->what, TEXT(F_EXPRS + 0x10 * i + 1), fp, e->cs, 2, w);
+	}
+	memset(stk, 0, sizeof(stk));
+	stk[103] = TEXT(F_VIACS + 0x10); /* CFA - 8 */
+	stk[107] = MARK(9);              /* cs = CFA + 24; F_VIACS: ra at cs */
+	expect("expression and val_expression rules", TEXT(F_EXPR + 1), 0, 0, 3, wr);
 }
 
 /* ---- the interrupted frame may be a leaf; later frames may not -------------------------- */
