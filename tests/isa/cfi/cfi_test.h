@@ -27,7 +27,7 @@
 
 #include "isa.h"
 
-static int cfi_test_failures;
+static int cfi_test_failures __attribute__((unused));
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \
