@@ -753,10 +753,14 @@ prog_run(cfi_prog_t *p, cfi_cur_t *c)
 				}
 				break;
 			case CFA_DEF_CFA_REGISTER:
+				/* The offset stays; RISC-V CIEs start with this alone
+				 * (offset 0).  Only an expression has no offset. */
 				reg = cur_uleb(c);
-				ok = reg <= UINT16_MAX && p->cp_row.cw_cfa.cr_how == CFA_RULE_REG;
-				if (ok)
+				ok = reg <= UINT16_MAX && p->cp_row.cw_cfa.cr_how != CFA_RULE_EXPR;
+				if (ok) {
+					p->cp_row.cw_cfa.cr_how = CFA_RULE_REG;
 					p->cp_row.cw_cfa.cr_reg = (uint16_t)reg;
+				}
 				break;
 			case CFA_DEF_CFA_OFFSET:
 			case CFA_DEF_CFA_OFFSET_SF:

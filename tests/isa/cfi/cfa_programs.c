@@ -536,6 +536,11 @@ build_aug(void)
 	c = img_cie_full(1, false, "zR", 1, -8, RA, 0x04, (const uint8_t[]){0x04}, 1, init,
 	                 sizeof(init));
 	img_fde(c, TEXT(F_AUG + 0x40 * k++), 0x40, body, sizeof(body));
+	/* the CIE riscv gcc emits: def_cfa_register alone (offset 0) */
+	c = img_cie_full(3, false, "zR", 1, -4, RA, 0x1b, (const uint8_t[]){0x1b}, 1,
+	                 (const uint8_t[]){I_DEF_CFA_REGISTER(SP)}, 2);
+	img_fde(c, TEXT(F_AUG + 0x40 * k++), 0x40,
+	        (const uint8_t[]){I_DEF_CFA_OFFSET(16), I_OFFSET(RA, 2)}, 4);
 	/* pcrel|sleb128 */
 	c = img_cie_full(1, false, "zR", 1, -8, RA, 0x19, (const uint8_t[]){0x19}, 1, init,
 	                 sizeof(init));
@@ -561,19 +566,19 @@ build_aug(void)
 static void
 test_aug(void)
 {
-	static const char *const ok[] = {"zPLR",      "no augmentation", "S",
-	                                 "version 3", "64-bit lengths",  "pcrel|sdata8",
-	                                 "udata8",    "pcrel|sleb128"};
+	static const char *const ok[] = {"zPLR",      "no augmentation",        "S",
+	                                 "version 3", "64-bit lengths",         "pcrel|sdata8",
+	                                 "udata8",    "def_cfa_register alone", "pcrel|sleb128"};
 	static const char *const bad[] = {"indirect", "unknown letter", "eh", "version 2",
 	                                  "datarel FDE"};
 	unsigned k;
 
 	memset(stk, 0, sizeof(stk));
 	set_ra(16, 3);
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 9; k++)
 		expect_mark(ok[k], TEXT(F_AUG + 0x40 * k + 1), 3);
 	for (k = 0; k < 5; k++)
-		expect_stop(bad[k], TEXT(F_AUG + 0x40 * (8 + k) + 1));
+		expect_stop(bad[k], TEXT(F_AUG + 0x40 * (9 + k) + 1));
 }
 
 /* ---- DWARF expressions ------------------------------------------------------------------ */

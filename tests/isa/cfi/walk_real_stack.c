@@ -16,14 +16,16 @@
  * The handler turns the ucontext into isa_regs_t, walks with the module
  * table built from dl_iterate_phdr beforehand, and takes glibc's
  * backtrace() (libgcc's unwinder) in the same place.  Outside the handler
- * the test checks: pcs[0] is the interrupted PC; dladdr names the frames
- * cfi_c, cfi_b, cfi_a in order, then their caller and
- * __libc_start_call_main (start_thread in the thread); and every PC equals backtrace()'s from the
- * interrupted frame on, with the same depth.  Each walk is also run
- * with pcs NULL (the count must agree) and with small max values.  In the
- * raise case the handler also walks from its own registers (getcontext)
- * through the signal trampoline, whose CFI is DWARF expressions over the
- * saved context, and must agree with backtrace() taken beside it.
+ * the test checks: pcs[0] is the interrupted PC; the frames are cfi_c,
+ * cfi_b, cfi_a in order, then their caller and __libc_start_call_main
+ * (start_thread in the thread), by symbol tables (below); and every PC
+ * equals backtrace()'s from the interrupted frame on, with the same depth.
+ * Each walk is also run with pcs NULL (the count must agree) and with a
+ * small max.  In the raise case the handler also walks from its own
+ * registers (getcontext) through the signal trampoline, whose CFI is DWARF
+ * expressions over the saved context, and must agree with backtrace()
+ * taken beside it.  The same file runs statically linked under qemu-user
+ * for the other ISAs (run_cross.sh).
  */
 #include "cfi_test.h"
 
@@ -57,6 +59,7 @@ static capture_t cap;
 static capture_t nest;         /* from the handler itself, through the signal frame */
 static volatile int spin_mode; /* 1: wait for the timer; 0: raise */
 static uintptr_t c_lo, c_hi;   /* cfi_c's text */
+static bool have_locals;       /* libc's local symbols are known */
 static volatile uint64_t sink;
 
 static void
@@ -158,36 +161,73 @@ cfi_a(int n)
 }
 
 /*
- * libc's local functions (__libc_start_call_main, start_thread, clone3)
- * are not in its dynamic symbol table, so dladdr cannot name them; the
- * detached debug file of libc6-dbg has them.  Without it the test checks
- * only that those frames lie in libc.
+ * Names for the check.  dladdr knows only dynamic symbols: not libc's
+ * local functions (__libc_start_call_main, start_thread, clone3), and
+ * nothing in a static executable (the cross-ISA runs under qemu).  So the
+ * test reads .symtab itself: from /proc/self/exe for the executable, and
+ * for a shared libc from its detached debug file (libc6-dbg), found by
+ * build id.  Without that file libc's frames are checked by object only.
  */
-#define NLOCAL 8
+#define NSYMS 16
 static struct {
 	const char *name;
 	uintptr_t lo, hi;
-} locals[NLOCAL] = {{"__libc_start_call_main", 0, 0},
-                    {"start_thread", 0, 0},
-                    {"clone3", 0, 0},
-                    {"__pthread_kill_implementation", 0, 0}};
-static bool have_locals;
+} syms[NSYMS] = {{"cfi_c", 0, 0},
+                 {"cfi_b", 0, 0},
+                 {"cfi_a", 0, 0},
+                 {"run_spin", 0, 0},
+                 {"main", 0, 0},
+                 {"thread_main", 0, 0},
+                 {"on_usr1", 0, 0},
+                 {"take_here", 0, 0},
+                 {"__libc_start_call_main", 0, 0},
+                 {"__libc_start_main", 0, 0},
+                 {"start_thread", 0, 0},
+                 {"clone3", 0, 0},
+                 {"__pthread_kill_implementation", 0, 0},
+                 {"__thread_start", 0, 0}};
 
-static int
-find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+static void
+read_symtab(const char *path, uintptr_t base)
 {
-	char path[256], *p;
-	const uint8_t *id = NULL;
 	const ElfW(Ehdr) * eh;
 	const ElfW(Shdr) * sh;
-	size_t idlen = 0, k;
 	struct stat st;
+	size_t n, k;
 	int i, fd;
 
-	(void)size;
-	(void)arg;
-	if (strstr(info->dlpi_name, "libc.so") == NULL)
-		return 0;
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 &&
+	    (eh = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		sh = (const void *)((const char *)eh + eh->e_shoff);
+		for (i = 0; i < eh->e_shnum; i++) {
+			const ElfW(Sym) *sym = (const void *)((const char *)eh + sh[i].sh_offset);
+			const char *str = (const char *)eh + sh[sh[i].sh_link].sh_offset;
+
+			if (sh[i].sh_type != SHT_SYMTAB)
+				continue;
+			for (n = 0; n < sh[i].sh_size / sizeof(*sym); n++)
+				for (k = 0; k < NSYMS && syms[k].name != NULL; k++)
+					if (sym[n].st_size != 0 && syms[k].lo == 0 &&
+					    ELF64_ST_TYPE(sym[n].st_info) == STT_FUNC &&
+					    strcmp(str + sym[n].st_name, syms[k].name) == 0) {
+						syms[k].lo = base + sym[n].st_value;
+						syms[k].hi = syms[k].lo + sym[n].st_size;
+					}
+		}
+	}
+	close(fd);
+}
+
+/* The detached debug file of a loaded object, from its build-id note. */
+static bool
+debug_file(const struct dl_phdr_info *info, char *path)
+{
+	const uint8_t *id = NULL;
+	size_t idlen = 0, k;
+	int i;
+
 	for (i = 0; i < info->dlpi_phnum && id == NULL; i++) {
 		const uint8_t *n, *end;
 
@@ -209,37 +249,41 @@ find_libc(struct dl_phdr_info *info, size_t size, void *arg)
 		}
 	}
 	if (id == NULL || idlen < 2)
-		return 1;
-	p = path + sprintf(path, "/usr/lib/debug/.build-id/%02x/", id[0]);
+		return false;
+	path += sprintf(path, "/usr/lib/debug/.build-id/%02x/", id[0]);
 	for (k = 1; k < idlen; k++)
-		p += sprintf(p, "%02x", id[k]);
-	strcpy(p, ".debug");
-	if ((fd = open(path, O_RDONLY)) < 0)
-		return 1;
-	if (fstat(fd, &st) == 0 &&
-	    (eh = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
-		sh = (const void *)((const char *)eh + eh->e_shoff);
-		for (i = 0; i < eh->e_shnum; i++) {
-			const ElfW(Sym) * sym;
-			const char *str;
-			size_t n;
+		path += sprintf(path, "%02x", id[k]);
+	strcpy(path, ".debug");
+	return true;
+}
 
-			if (sh[i].sh_type != SHT_SYMTAB)
-				continue;
-			sym = (const void *)((const char *)eh + sh[i].sh_offset);
-			str = (const char *)eh + sh[sh[i].sh_link].sh_offset;
-			for (n = 0; n < sh[i].sh_size / sizeof(*sym); n++)
-				for (k = 0; k < NLOCAL && locals[k].name != NULL; k++)
-					if (strcmp(str + sym[n].st_name, locals[k].name) == 0 &&
-					    sym[n].st_size != 0) {
-						locals[k].lo = info->dlpi_addr + sym[n].st_value;
-						locals[k].hi = locals[k].lo + sym[n].st_size;
-						have_locals = true;
-					}
+static int
+find_symbols(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char path[256];
+
+	(void)size;
+	(void)arg;
+	if (info->dlpi_name[0] == '\0')
+		read_symtab("/proc/self/exe", info->dlpi_addr);
+	else if (strstr(info->dlpi_name, "libc.so") != NULL && debug_file(info, path))
+		read_symtab(path, info->dlpi_addr);
+	return 0;
+}
+
+/* Where function `name` starts (0 if unknown), and *hi its end. */
+static uintptr_t
+sym_range(const char *name, uintptr_t *hi)
+{
+	int k;
+
+	for (k = 0; k < NSYMS && syms[k].name != NULL; k++)
+		if (strcmp(syms[k].name, name) == 0) {
+			if (hi != NULL)
+				*hi = syms[k].hi;
+			return syms[k].lo;
 		}
-	}
-	close(fd);
-	return 1;
+	return 0;
 }
 
 /* The symbol a PC of the walk lies in: a return address (i > 0) names its
@@ -251,15 +295,13 @@ name_of(uint64_t pc, int i)
 	Dl_info di;
 	int k;
 
-	for (k = 0; k < NLOCAL && locals[k].name != NULL; k++)
-		if (a >= locals[k].lo && a < locals[k].hi)
-			return locals[k].name;
+	for (k = 0; k < NSYMS && syms[k].name != NULL; k++)
+		if (a >= syms[k].lo && a < syms[k].hi)
+			return syms[k].name;
 	if (dladdr((void *)a, &di) == 0)
 		return "?";
 	if (di.dli_sname == NULL) /* a local function: which object */
-		return !have_locals && di.dli_fname != NULL && strstr(di.dli_fname, "libc.so")
-		           ? "(libc)"
-		           : "?";
+		return di.dli_fname != NULL && strstr(di.dli_fname, "libc.so") ? "(libc)" : "?";
 	return di.dli_sname;
 }
 
@@ -320,8 +362,17 @@ check_capture(const char *what, const char *outer, const char *last)
 			bti = i;
 	CHECK(bti >= 0, "%s: the interrupted PC is not in backtrace()", what);
 	if (bti >= 0) {
-		CHECK(cap.nbt - bti == cap.n, "%s: backtrace has %d frames from there, the walk %d",
-		      what, cap.nbt - bti, cap.n);
+		/* RISC-V glibc's thread entry, __thread_start, is the outermost
+		 * frame (its CFI marks ra undefined, as x86's clone3 does);
+		 * the walk reports it as it reports clone3, libgcc's
+		 * backtrace() on RISC-V stops below it. */
+		if (cap.n == cap.nbt - bti + 1 &&
+		    strcmp(name_of(cap.pcs[cap.n - 1], cap.n - 1), "__thread_start") == 0)
+			printf("note: %s: the walk also reports __thread_start\n", what);
+		else
+			CHECK(cap.nbt - bti == cap.n,
+			      "%s: backtrace has %d frames from there, the walk %d", what,
+			      cap.nbt - bti, cap.n);
 		for (k = 0; k < cap.n && bti + k < cap.nbt; k++)
 			CHECK((uint64_t)(uintptr_t)cap.bt[bti + k] == cap.pcs[k],
 			      "%s: frame %d: %#llx, backtrace %p", what, k,
@@ -329,6 +380,17 @@ check_capture(const char *what, const char *outer, const char *last)
 	}
 	if (cfi_test_failures != 0)
 		dump(what);
+}
+
+static bool
+in_modules(uintptr_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < modtab.mt_n; i++)
+		if (pc >= modtab.mt_mods[i].cm_lo && pc < modtab.mt_mods[i].cm_hi)
+			return true;
+	return false;
 }
 
 /* The walk from inside the handler: on_usr1, the signal trampoline, then
@@ -341,6 +403,15 @@ check_nested(void)
 	static const char *const want[] = {"on_usr1", "cfi_c", "cfi_b", "cfi_a", "main"};
 
 	CHECK(nest.done, "nested: no capture");
+	/* qemu-user's signal trampoline lies in no object and has no CFI: the
+	 * walk can only guess past it by frame pointer. */
+	for (k = 0; k < nest.nbt; k++)
+		if (!in_modules((uintptr_t)nest.bt[k])) {
+			printf("note: backtrace() frame %d (%p) is in no object (a signal "
+			       "trampoline without CFI): nested walk not compared\n",
+			       k, nest.bt[k]);
+			return;
+		}
 	CHECK(nest.n == nest.nbt, "nested: the walk has %d frames, backtrace %d", nest.n, nest.nbt);
 	for (k = 1; k < nest.n && k < nest.nbt; k++)
 		CHECK((uint64_t)(uintptr_t)nest.bt[k] == nest.pcs[k],
@@ -381,29 +452,26 @@ int
 main(void)
 {
 	struct sigaction sa;
-	Dl_info di;
-	const ElfW(Sym) *sym = NULL;
 	void *warm[4];
 	stack_t ss;
 	pthread_t t;
 
 	cfi_install_nofault_handler();
+	dl_iterate_phdr(find_symbols, NULL);
 	/* cfi_c's extent, for the handler's "did the tick land in cfi_c". */
-	if (dladdr1((void *)(uintptr_t)cfi_c, &di, (void **)&sym, RTLD_DL_SYMENT) == 0 ||
-	    sym == NULL) {
-		fprintf(stderr, "dladdr1(cfi_c) failed: link with -rdynamic\n");
+	c_lo = sym_range("cfi_c", &c_hi);
+	if (c_lo == 0) {
+		fprintf(stderr, "no symbol table in /proc/self/exe\n");
 		return 2;
 	}
-	c_lo = (uintptr_t)di.dli_saddr;
-	c_hi = c_lo + sym->st_size;
-	dl_iterate_phdr(find_libc, NULL);
+	have_locals = sym_range("__libc_start_call_main", NULL) != 0;
 	if (!have_locals)
 		printf("note: no debug symbols for libc (libc6-dbg): libc frames checked by "
 		       "object only\n");
 	/* backtrace() loads libgcc_s on first use: not in a handler. */
 	backtrace(warm, 4);
 	cfi_modules(&modtab);
-	CHECK(modtab.mt_n >= 2, "%zu modules", modtab.mt_n);
+	CHECK(modtab.mt_n >= 1, "%zu modules", modtab.mt_n);
 
 	/* Handlers run on a signal stack, as a traced process's would. */
 	ss.ss_sp = malloc(256 * 1024);
