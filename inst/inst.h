@@ -50,7 +50,11 @@ typedef enum inst_kind {
 	INST_ENTRY,  /* first instruction of a function: arguments as passed */
 	INST_OFFSET, /* any instruction boundary: arguments as at entry */
 	INST_RETURN, /* a return site: arg0 its offset in the function, arg1 the value */
+	INST_HOOK,   /* not a D probe: the port's hook (inst_set_hook) runs */
 } inst_kind_t;
+
+/* The id a hook takes on its site (no probe has it). */
+#define INST_HOOK_ID ((dtrace_id_t)0xffffffffU)
 
 /* Probes one instruction can carry (aliases of a function, offset and
  * return probes of the same instruction). */
@@ -112,6 +116,10 @@ bool inst_site_patched(const inst_site_t *site);
  */
 int inst_space_restore(uint64_t key, void *as, bool shared);
 void inst_space_forget(uint64_t key);
+/* Forget the sites of `key` whose address `mapped` says is gone (an
+ * object was unloaded): they are never written again, even if other text
+ * comes to live at their address. */
+void inst_space_prune(uint64_t key, bool (*mapped)(uintptr_t addr, void *arg), void *arg);
 
 /* ---- The probes of a function (inst_func.c; outside probe context) ------ */
 
@@ -120,9 +128,9 @@ void inst_space_forget(uint64_t key);
 typedef struct inst_fprobe {
 	dtrace_id_t ifp_id;
 	inst_kind_t ifp_kind;
-	size_t ifp_size; /* bytes allocated */
+	bool ifp_enabled;
 	size_t ifp_nsites;
-	inst_site_t *ifp_sites[];
+	inst_site_t **ifp_sites; /* ifp_nsites of them */
 } inst_fprobe_t;
 
 /* A function the provider has matched: where it is and what to call it. */
@@ -134,6 +142,10 @@ typedef struct inst_func_req {
 	const char *ifr_func; /* probe function name */
 	uintptr_t ifr_addr;   /* the function's address in the space */
 	size_t ifr_size;      /* and its size (from the symbol) */
+	/* The provider's lock over the engine's tables, taken around each
+	 * change to them and never across a call into the core (which may
+	 * call the provider back): NULL if the caller serialises alone. */
+	void (*ifr_lock)(bool take);
 } inst_func_req_t;
 
 /* Why a name made no probe, in the terms of DTrace's pid errors. */
@@ -148,7 +160,9 @@ typedef enum inst_func_err {
 /*
  * Create the probes that probe name `name` (entry, return, a hex offset,
  * or a glob over those) asks of the function rq describes; probes that
- * already exist are kept.  Returns 0, or an error with *why saying what
+ * already exist are kept, but one whose sites all went with an unloaded
+ * object (inst_space_prune) moves to the function's new sites, armed if
+ * it was.  Returns 0, or an error with *why saying what
  * was wrong with the name (INST_FUNC_OK for the port's own errors).
  */
 int inst_func_probes(const inst_func_req_t *rq, const char *name, inst_func_err_t *why);
@@ -176,6 +190,17 @@ typedef struct inst_thread {
 		uint64_t its_save;
 	} it_saved[INST_THREAD_DEPTH];
 } inst_thread_t;
+
+/*
+ * A port's own use of a site (INST_HOOK; the Linux agent hears of library
+ * loads at the dynamic linker's breakpoint this way).  The hook is this
+ * process's function, set in each process that traps: it runs in probe
+ * context's place (the trap handler, with no probe context entered) before
+ * the instruction is stepped, and may change *regs only as the
+ * instruction's own effect would not.
+ */
+typedef void (*inst_hook_fn_t)(uint64_t key, uintptr_t addr, isa_regs_t *regs);
+void inst_set_hook(inst_hook_fn_t fn);
 
 /* inst_trap() and inst_tramp_trap() results. */
 #define INST_TRAP_NONE 0  /* not a site of ours: the port passes the trap on */

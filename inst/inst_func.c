@@ -96,46 +96,107 @@ func_is_boundary(const func_walk_t *fw, size_t off)
 	return false;
 }
 
-/* Make (or find) one probe over the given sites. */
+static void
+fprobe_free_sites(inst_fprobe_t *fp)
+{
+	if (fp->ifp_sites != NULL)
+		dtrace_port_free(fp->ifp_sites, fp->ifp_nsites * sizeof(fp->ifp_sites[0]));
+	fp->ifp_sites = NULL;
+	fp->ifp_nsites = 0;
+}
+
+/* Sites for addrs[0..n), each carrying probe `id`, in a new array. */
+static int
+fprobe_sites(const inst_func_req_t *rq, dtrace_id_t id, inst_kind_t kind, const uintptr_t *addrs,
+	     size_t n, inst_site_t ***sitesp)
+{
+	inst_site_t **sites, *site;
+	size_t i;
+	int err = 0;
+
+	if ((sites = dtrace_port_zalloc(n * sizeof(sites[0]))) == NULL)
+		return DTRACE_ENOMEM;
+	for (i = 0; i < n && err == 0; i++) {
+		if ((err = inst_site_get(rq->ifr_as, rq->ifr_key, addrs[i], &site)) == 0 &&
+		    (err = inst_site_add_probe(site, id, kind, rq->ifr_addr)) == 0)
+			sites[i] = site;
+	}
+	if (err != 0) {
+		while (i-- > 0)
+			if (sites[i] != NULL)
+				inst_site_remove_probe(sites[i], id);
+		dtrace_port_free(sites, n * sizeof(sites[0]));
+		return err;
+	}
+	*sitesp = sites;
+	return 0;
+}
+
+static bool
+fprobe_gone(const inst_fprobe_t *fp)
+{
+	for (size_t i = 0; i < fp->ifp_nsites; i++)
+		if (!fp->ifp_sites[i]->is_dead)
+			return false;
+	return true;
+}
+
+static void
+req_lock(const inst_func_req_t *rq, bool take)
+{
+	if (rq->ifr_lock != NULL)
+		rq->ifr_lock(take);
+}
+
+/* Make (or find, or move) one probe over the given sites. */
 static int
 func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const uintptr_t *addrs,
 	   size_t n)
 {
+	inst_site_t **sites;
 	inst_fprobe_t *fp;
-	inst_site_t *site;
 	dtrace_id_t id;
-	size_t i, size;
 	int err;
 
-	if (dtrace_probe_lookup(rq->ifr_prov, rq->ifr_mod, rq->ifr_func, name) != 0)
-		return 0;
-	size = sizeof(*fp) + n * sizeof(fp->ifp_sites[0]);
-	if ((fp = dtrace_port_zalloc(size)) == NULL)
-		return DTRACE_ENOMEM;
-	fp->ifp_size = size;
-	fp->ifp_kind = kind;
-	for (i = 0; i < n; i++) {
-		if ((err = inst_site_get(rq->ifr_as, rq->ifr_key, addrs[i], &site)) != 0) {
-			dtrace_port_free(fp, size);
-			return err;
+	if ((id = dtrace_probe_lookup(rq->ifr_prov, rq->ifr_mod, rq->ifr_func, name)) != 0) {
+		if ((fp = dtrace_probe_arg(rq->ifr_prov, id)) == NULL)
+			return 0;
+		req_lock(rq, true);
+		err = 0;
+		if (fprobe_gone(fp)) {
+			/* its object was unloaded and has come back: move it */
+			if ((err = fprobe_sites(rq, id, kind, addrs, n, &sites)) == 0) {
+				fprobe_free_sites(fp);
+				fp->ifp_sites = sites;
+				fp->ifp_nsites = n;
+				if (fp->ifp_enabled) {
+					fp->ifp_enabled = false;
+					err = inst_fprobe_enable(fp);
+				}
+			}
 		}
-		fp->ifp_sites[fp->ifp_nsites++] = site;
+		req_lock(rq, false);
+		return err;
 	}
+	if ((fp = dtrace_port_zalloc(sizeof(*fp))) == NULL)
+		return DTRACE_ENOMEM;
+	fp->ifp_kind = kind;
+	/* the id comes first: sites carry it */
 	id = dtrace_probe_create(rq->ifr_prov, rq->ifr_mod, rq->ifr_func, name, 0, fp);
 	if (id == 0) {
-		dtrace_port_free(fp, size);
+		dtrace_port_free(fp, sizeof(*fp));
 		return DTRACE_ENOMEM;
 	}
 	fp->ifp_id = id;
-	for (i = 0; i < fp->ifp_nsites; i++) {
-		if ((err = inst_site_add_probe(fp->ifp_sites[i], id, kind, rq->ifr_addr)) != 0) {
-			/* the sites attached so far let go in destroy */
-			fp->ifp_nsites = i;
-			(void)dtrace_probe_destroy(rq->ifr_prov, id);
-			return err;
-		}
+	req_lock(rq, true);
+	if ((err = fprobe_sites(rq, id, kind, addrs, n, &sites)) == 0) {
+		fp->ifp_sites = sites;
+		fp->ifp_nsites = n;
 	}
-	return 0;
+	req_lock(rq, false);
+	if (err != 0)
+		(void)dtrace_probe_destroy(rq->ifr_prov, id); /* frees fp */
+	return err;
 }
 
 static bool
@@ -287,13 +348,18 @@ inst_fprobe_enable(inst_fprobe_t *fp)
 	size_t i;
 	int err;
 
+	if (fp->ifp_enabled)
+		return 0;
 	for (i = 0; i < fp->ifp_nsites; i++) {
+		if (fp->ifp_sites[i]->is_dead)
+			continue;
 		if ((err = inst_probe_enable(fp->ifp_sites[i], fp->ifp_id)) != 0) {
 			while (i-- > 0)
 				inst_probe_disable(fp->ifp_sites[i], fp->ifp_id);
 			return err;
 		}
 	}
+	fp->ifp_enabled = true;
 	return 0;
 }
 
@@ -302,6 +368,7 @@ inst_fprobe_disable(inst_fprobe_t *fp)
 {
 	for (size_t i = 0; i < fp->ifp_nsites; i++)
 		inst_probe_disable(fp->ifp_sites[i], fp->ifp_id);
+	fp->ifp_enabled = false;
 }
 
 void
@@ -309,5 +376,6 @@ inst_fprobe_destroy(inst_fprobe_t *fp)
 {
 	for (size_t i = 0; i < fp->ifp_nsites; i++)
 		inst_site_remove_probe(fp->ifp_sites[i], fp->ifp_id);
-	dtrace_port_free(fp, fp->ifp_size);
+	fprobe_free_sites(fp);
+	dtrace_port_free(fp, sizeof(*fp));
 }

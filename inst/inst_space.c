@@ -62,3 +62,21 @@ inst_space_forget(uint64_t key)
 		s->is_nenabled = 0;
 	}
 }
+
+void
+inst_space_prune(uint64_t key, bool (*mapped)(uintptr_t addr, void *arg), void *arg)
+{
+	inst_site_t *s;
+
+	if (inst_table == NULL)
+		return;
+	for (s = inst_table->it_all; s != NULL; s = s->is_anext) {
+		if (s->is_key != key || s->is_dead || mapped(s->is_addr, arg))
+			continue;
+		s->is_dead = 1;
+		dtrace_store_release32(&s->is_patched, 0);
+		for (unsigned i = 0; i < INST_SITE_MAXPROBES; i++)
+			dtrace_store_release32(&s->is_probes[i].ip_enabled, 0);
+		s->is_nenabled = 0;
+	}
+}

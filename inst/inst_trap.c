@@ -17,6 +17,14 @@
 
 /* The tables, in the process that made them or one that attached them. */
 inst_table_t *inst_table;
+/* This process's hook for INST_HOOK sites. */
+static inst_hook_fn_t inst_hook;
+
+void
+inst_set_hook(inst_hook_fn_t fn)
+{
+	__atomic_store_n(&inst_hook, fn, __ATOMIC_RELEASE);
+}
 
 /* The ABI's return-value register is the nofault primitives' first result
  * register on every supported processor (rax, x0, a0). */
@@ -38,21 +46,26 @@ trap_site(uint64_t key, uintptr_t addr)
 }
 
 static void
-trap_fire(const inst_site_t *s, const isa_regs_t *regs)
+trap_fire(const inst_site_t *s, isa_regs_t *regs)
 {
 	uint64_t a[5] = {0, 0, 0, 0, 0};
 	unsigned i, k, n;
 
 	for (i = 0; i < 5 && i < isa_narg_regs; i++)
 		a[i] = regs->r[isa_arg_regs[i]];
-	for (k = INST_ENTRY; k <= INST_RETURN; k++) {
+	for (k = INST_ENTRY; k <= INST_HOOK; k++) {
 		for (n = 0; n < INST_SITE_MAXPROBES; n++) {
 			const inst_probe_t *p = &s->is_probes[n];
 			dtrace_id_t id = p->ip_id;
+			inst_hook_fn_t hook;
 
 			if (id == 0 || p->ip_kind != k || !dtrace_load_acquire32(&p->ip_enabled))
 				continue;
-			if (k == INST_RETURN)
+			if (k == INST_HOOK) {
+				hook = __atomic_load_n(&inst_hook, __ATOMIC_ACQUIRE);
+				if (hook != NULL)
+					hook(s->is_key, s->is_addr, regs);
+			} else if (k == INST_RETURN)
 				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
 					     0);
 			else

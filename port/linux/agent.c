@@ -41,6 +41,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -50,6 +52,7 @@
 #include <sys/syscall.h>
 #include <stddef.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_proto.h"
@@ -65,6 +68,51 @@ static pthread_t agent_thread;
 static LINUX_TLS inst_thread_t agent_thr;
 
 int dtrace_agent_attach(const char *sockname) __attribute__((visibility("default")));
+
+/* ---- Objects loaded and unloaded --------------------------------------- */
+
+#define AGENT_MODACK_NS 2000000000LL /* how long a dlopen waits for the consumer */
+
+/*
+ * The hook at the dynamic linker's debugger breakpoint (_r_debug.r_brk,
+ * which the consumer patched for us): at each consistent state after a
+ * dlopen or dlclose, rebuild the unwind table and tell the consumer, then
+ * wait (bounded) until it has made and placed the probes the new objects
+ * match, so a library's probes are in place before its code runs.  The
+ * thread holds the dynamic linker's lock here: nothing below loads,
+ * allocates or calls the dynamic linker but dl_iterate_phdr, whose lock is
+ * another (recursive) one.
+ */
+static void
+agent_hook(uint64_t key, uintptr_t addr, isa_regs_t *regs)
+{
+	linux_agent_block_t *b = agent_block;
+	linux_agent_msg_t m;
+	struct timespec ts = {0, 0};
+	uint32_t gen;
+
+	(void)key;
+	(void)regs;
+	if (addr != (uintptr_t)_r_debug.r_brk || _r_debug.r_state != RT_CONSISTENT || b == NULL ||
+	    agent_quiet)
+		return;
+	linux_unwind_refresh();
+	gen = __atomic_add_fetch(&b->lab_modgen, 1, __ATOMIC_ACQ_REL);
+	memset(&m, 0, sizeof(m));
+	m.am_type = LINUX_AGENT_MODULES;
+	m.am_pid = (uint32_t)agent_pid;
+	m.am_arg[0] = gen;
+	if (agent_sock < 0 || linux_agent_send(agent_sock, &m, NULL, 0) != 0)
+		return;
+	for (int64_t waited = 0; waited < AGENT_MODACK_NS; waited += 100000000) {
+		uint32_t ack = __atomic_load_n(&b->lab_modack, __ATOMIC_ACQUIRE);
+
+		if ((int32_t)(ack - gen) >= 0 || agent_quiet)
+			break;
+		ts.tv_nsec = 100000000;
+		syscall(SYS_futex, &b->lab_modack, FUTEX_WAIT, ack, &ts, NULL, 0);
+	}
+}
 
 /* ---- Breakpoints ----------------------------------------------------------- */
 
@@ -151,6 +199,7 @@ agent_handshake(int sock)
 	m.am_type = LINUX_AGENT_HELLO;
 	m.am_pid = (uint32_t)getpid();
 	m.am_arg[0] = LINUX_AGENT_VERSION;
+	m.am_arg[1] = (uint64_t)_r_debug.r_brk; /* where objects come and go */
 	if ((err = linux_agent_send(sock, &m, NULL, 0)) != 0)
 		return err;
 	if ((err = linux_agent_recv(sock, &m, fds, 4, &nfds, -1)) != 0)
@@ -176,6 +225,8 @@ agent_handshake(int sock)
 	agent_block = (linux_agent_block_t *)(uintptr_t)m.am_arg[AM_BLOCK];
 	agent_pid = getpid();
 	linux_thread_refresh_execname();
+	linux_unwind_refresh();
+	inst_set_hook(agent_hook);
 	linux_trap_set_breakpoint_handler(agent_breakpoint);
 	if ((err = linux_trap_install()) != 0) {
 		agent_fail(sock, err);
@@ -336,10 +387,14 @@ agent_preloaded(void)
 		close((int)fd);
 		return;
 	}
-	/* Hold the program until the consumer has placed its probes. */
+	/* Hold the program until the consumer has placed its probes.  A
+	 * consumer that goes away first never lets it run: dtrace kills a
+	 * command it created rather than leave it running untraced. */
 	for (;;) {
-		if (linux_agent_recv(agent_sock, &m, NULL, 0, NULL, -1) != 0)
-			break;
+		if (linux_agent_recv(agent_sock, &m, NULL, 0, NULL, -1) != 0) {
+			agent_quiet = 1;
+			raise(SIGKILL);
+		}
 		if (m.am_type == LINUX_AGENT_GO)
 			break;
 	}

@@ -10,7 +10,8 @@
  * every byte it patched and goes quiet.  Messages are fixed-size records;
  * SETUP carries the arena's and the code arena's memfds (SCM_RIGHTS).
  *
- *   agent -> consumer  HELLO   pid, protocol version
+ *   agent -> consumer  HELLO   pid, protocol version, the dynamic linker's
+ *                              debugger breakpoint (_r_debug.r_brk)
  *   consumer -> agent  SETUP   arena base and size, code arena base and
  *                              size, the core's and the engine's handles,
  *                              this process's block; + 2 fds

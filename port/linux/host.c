@@ -31,6 +31,7 @@ dtrace_linux_host_init(void)
 		goto out;
 	linux_slots_init(0);
 	linux_thread_refresh_execname();
+	linux_unwind_refresh();
 	if ((err = linux_trap_install()) != 0)
 		goto fail_arena;
 	if ((err = dtrace_init()) != 0)

@@ -58,6 +58,12 @@ int dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen);
 int dtrace_linux_proc_go(pid_t pid);
 /* Is pid traced, with its agent still there (not exited or exec'd)? */
 bool dtrace_linux_proc_traced(pid_t pid);
+/* Why the last description offered to provider pid<pid> made no probe:
+ * 1 offset outside the function, 2 not on an instruction, 3 not a probe
+ * name, 4 no such function in the named module, 5 not traceable, 6 the
+ * probe could not be made; 0 none.  DTrace's sentence goes in buf; the
+ * reason is forgotten once read. */
+int dtrace_linux_pid_why(pid_t pid, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

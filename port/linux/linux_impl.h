@@ -150,6 +150,13 @@ uint32_t linux_cputimer_ncpus(void);
 /* Join the pinned threads (host teardown; no timer may be running). */
 void linux_cputimer_shutdown(void);
 
+/* ---- Unwinding through call-frame information (unwind.c) ---------------- */
+
+/* Rebuild this process's table of objects (not probe context). */
+void linux_unwind_refresh(void);
+/* isa_cfi_walk over that table; -1 if it was never built. */
+int linux_unwind_walk(const isa_regs_t *regs, uint64_t *pcs, int max);
+
 /* ---- The code arena: trampolines (codearena.c) ------------------------- */
 
 /* The consumer's code arena, made on first use: its memfd and where it
@@ -184,6 +191,10 @@ typedef struct linux_proc {
 	pthread_t lp_thread;		    /* its control thread */
 	bool lp_thread_started;
 	char lp_exe[4096];		    /* the executable, for `a.out` */
+	uintptr_t lp_rbrk;		    /* the dynamic linker's breakpoint */
+	struct inst_site *lp_hook;	    /* our hook there */
+	int lp_why;			    /* why the last description made nothing */
+	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;
 
@@ -205,6 +216,8 @@ int linux_pid_init(void);
 int linux_pid_register(linux_proc_t *p);
 int linux_pid_unregister(linux_proc_t *p);
 void linux_pid_modules_changed(linux_proc_t *p);
+int linux_pid_watch_modules(linux_proc_t *p);
+void linux_pid_unwatch_modules(linux_proc_t *p);
 void linux_pid_process_gone(linux_proc_t *p);
 void linux_pid_fini(void);
 

@@ -15,7 +15,8 @@
  * Everything here runs in the consumer, outside probe context; the probes
  * fire in the agent (agent.c) through the engine's sites.  pid_lock
  * serialises the engine's tables between the consumer's threads (the
- * core's callbacks and the per-process control threads).
+ * core's callbacks and the per-process control threads); it is taken
+ * inside the core's locks and never held across a call into the core.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -24,10 +25,21 @@
 #include <string.h>
 
 #include "dtrace.h"
+#include "host.h"
 #include "inst.h"
 #include "linux_impl.h"
 
 static pthread_mutex_t pid_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Lock order: the core's locks, then pid_lock; never a core call under it. */
+static void
+pid_lock_take(bool take)
+{
+	if (take)
+		pthread_mutex_lock(&pid_lock);
+	else
+		pthread_mutex_unlock(&pid_lock);
+}
 
 /* Probes are user-visible as DTrace's: every field Unstable but the
  * provider's name, ISA-dependent arguments. */
@@ -53,7 +65,56 @@ typedef struct pid_match {
 	const dtrace_port_module_t *pm_mod;
 	pid_sym_t *pm_syms;
 	size_t pm_nsyms, pm_cap;
+	size_t pm_matched; /* functions that made probes */
+	bool pm_modfound;  /* a module matched */
 } pid_match_t;
+
+/* Remember the first reason a description made nothing, in DTrace's
+ * words (dt_pid.c's messages), for the compiler to report. */
+static void
+pid_note(linux_proc_t *p, inst_func_err_t why, const char *func, uintptr_t addr, const char *name)
+{
+	unsigned long long off = strtoull(name, NULL, 16);
+
+	(void)addr;
+	if (p->lp_why != 0)
+		return;
+	switch (why) {
+	case INST_FUNC_BADNAME:
+		p->lp_why = 3;
+		snprintf(p->lp_whymsg, sizeof(p->lp_whymsg), "'%s' is an invalid probe name", name);
+		break;
+	case INST_FUNC_OUTSIDE:
+		p->lp_why = 1;
+		snprintf(p->lp_whymsg, sizeof(p->lp_whymsg), "offset 0x%llx outside of function '%s'",
+			 off, func);
+		break;
+	case INST_FUNC_ALIGN:
+		p->lp_why = 2;
+		snprintf(p->lp_whymsg, sizeof(p->lp_whymsg),
+			 "offset 0x%llx is not aligned on an instruction", off);
+		break;
+	default:
+		p->lp_why = 6;
+		snprintf(p->lp_whymsg, sizeof(p->lp_whymsg), "failed to create probe in '%s'", func);
+		break;
+	}
+}
+
+int
+dtrace_linux_pid_why(pid_t pid, char *buf, size_t len)
+{
+	linux_proc_t *p = linux_proc_lookup(pid);
+	int why;
+
+	if (p == NULL)
+		return 0;
+	why = p->lp_why;
+	if (why != 0)
+		snprintf(buf, len, "%s", p->lp_whymsg);
+	p->lp_why = 0;
+	return why;
+}
 
 static bool
 is_glob(const char *s)
@@ -119,6 +180,7 @@ pid_module_cb(const dtrace_port_module_t *mod, void *arg)
 	if (strcmp(mod->dpm_name, LINUX_AGENT_NAME) == 0)
 		return 0; /* the agent is not for tracing: it runs probe context */
 	pm->pm_mod = mod;
+	pm->pm_modfound = true;
 	pm->pm_nsyms = 0;
 	(void)dtrace_port_symbol_iter(mod, pid_sym_cb, pm);
 	/* One name per function when globbing: the first by name among
@@ -138,9 +200,11 @@ pid_module_cb(const dtrace_port_module_t *mod, void *arg)
 		rq.ifr_func = s->ps_name;
 		rq.ifr_addr = s->ps_addr;
 		rq.ifr_size = s->ps_size;
-		pthread_mutex_lock(&pid_lock);
-		(void)inst_func_probes(&rq, pm->pm_namepat, &why);
-		pthread_mutex_unlock(&pid_lock);
+		rq.ifr_lock = pid_lock_take;
+		if (inst_func_probes(&rq, pm->pm_namepat, &why) != 0)
+			pid_note(p, why, s->ps_name, rq.ifr_addr, pm->pm_namepat);
+		else
+			pm->pm_matched++;
 	}
 	for (i = 0; i < pm->pm_nsyms; i++)
 		free(pm->pm_syms[i].ps_name);
@@ -162,7 +226,17 @@ pid_provide(void *parg, const dtrace_probedesc_t *desc)
 	pm.pm_funcpat = desc->dtpd_func[0] != '\0' ? desc->dtpd_func : "*";
 	pm.pm_namepat = desc->dtpd_name[0] != '\0' ? desc->dtpd_name : "*";
 	pm.pm_funcglob = is_glob(pm.pm_funcpat);
+	p->lp_why = 0;
 	(void)dtrace_port_module_iter(p, pid_module_cb, &pm);
+	/* A function named in a named module, and not there: DTrace's
+	 * D_PROC_FUNC (a glob on either side fails silently, hoping another
+	 * object will have it). */
+	if (pm.pm_modfound && pm.pm_matched == 0 && p->lp_why == 0 && !pm.pm_funcglob &&
+	    !is_glob(pm.pm_modpat) && pm.pm_nsyms == 0) {
+		p->lp_why = 4;
+		snprintf(p->lp_whymsg, sizeof(p->lp_whymsg), "failed to lookup '%s' in module '%s'",
+			 pm.pm_funcpat, pm.pm_modpat);
+	}
 	free(pm.pm_syms);
 }
 
@@ -242,9 +316,89 @@ linux_pid_unregister(linux_proc_t *p)
 	return 0;
 }
 
+int
+linux_pid_watch_modules(linux_proc_t *p)
+{
+	inst_site_t *site;
+	int err;
+
+	pthread_mutex_lock(&pid_lock);
+	if ((err = inst_site_get(p, (uint64_t)p->lp_pid, p->lp_rbrk, &site)) == 0 &&
+	    (err = inst_site_add_probe(site, INST_HOOK_ID, INST_HOOK, 0)) == 0 &&
+	    (err = inst_probe_enable(site, INST_HOOK_ID)) == 0)
+		p->lp_hook = site;
+	pthread_mutex_unlock(&pid_lock);
+	return err;
+}
+
+void
+linux_pid_unwatch_modules(linux_proc_t *p)
+{
+	pthread_mutex_lock(&pid_lock);
+	if (p->lp_hook != NULL)
+		inst_probe_disable(p->lp_hook, INST_HOOK_ID);
+	p->lp_hook = NULL;
+	pthread_mutex_unlock(&pid_lock);
+}
+
+typedef struct pid_maps {
+	uintptr_t *pm_lo, *pm_hi;
+	size_t pm_n, pm_cap;
+} pid_maps_t;
+
+static int
+pid_maps_cb(const dtrace_port_module_t *mod, void *arg)
+{
+	pid_maps_t *m = arg;
+
+	if (m->pm_n == m->pm_cap) {
+		size_t cap = m->pm_cap ? m->pm_cap * 2 : 64;
+		uintptr_t *lo = realloc(m->pm_lo, cap * sizeof(*lo)), *hi;
+
+		if (lo == NULL)
+			return DTRACE_ENOMEM;
+		m->pm_lo = lo;
+		if ((hi = realloc(m->pm_hi, cap * sizeof(*hi))) == NULL)
+			return DTRACE_ENOMEM;
+		m->pm_hi = hi;
+		m->pm_cap = cap;
+	}
+	m->pm_lo[m->pm_n] = mod->dpm_text;
+	m->pm_hi[m->pm_n] = mod->dpm_text + mod->dpm_textsize;
+	m->pm_n++;
+	return 0;
+}
+
+static bool
+pid_mapped(uintptr_t addr, void *arg)
+{
+	const pid_maps_t *m = arg;
+
+	for (size_t i = 0; i < m->pm_n; i++)
+		if (addr >= m->pm_lo[i] && addr < m->pm_hi[i])
+			return true;
+	return false;
+}
+
+/*
+ * The process loaded or unloaded objects (the agent's hook said so):
+ * forget the sites whose text is gone, so nothing is ever written where an
+ * unloaded library was, then offer the enablings again so probes appear in
+ * what was loaded.
+ */
 void
 linux_pid_modules_changed(linux_proc_t *p)
 {
+	pid_maps_t m;
+
+	memset(&m, 0, sizeof(m));
+	if (dtrace_port_module_iter(p, pid_maps_cb, &m) == 0) {
+		pthread_mutex_lock(&pid_lock);
+		inst_space_prune((uint64_t)p->lp_pid, pid_mapped, &m);
+		pthread_mutex_unlock(&pid_lock);
+	}
+	free(m.pm_lo);
+	free(m.pm_hi);
 	if (p->lp_prov != 0)
 		dtrace_enabling_reprovide(p->lp_prov);
 }

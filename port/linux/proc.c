@@ -114,6 +114,7 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 			 err != 0 ? strerror(err) : "unexpected message");
 		return err != 0 ? err : EPROTO;
 	}
+	p->lp_rbrk = (uintptr_t)m.am_arg[1];
 	if (m.am_arg[0] != LINUX_AGENT_VERSION) {
 		snprintf(errbuf, errlen, "pid %d runs an agent of another version (%llu, not %d)",
 			 (int)p->lp_pid, (unsigned long long)m.am_arg[0], LINUX_AGENT_VERSION);
@@ -205,6 +206,10 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 			 strerror(err));
 		goto fail;
 	}
+	/* Hear of dlopen and dlclose: a hook at the dynamic linker's
+	 * breakpoint (without one, only the objects loaded now are seen). */
+	if (p->lp_rbrk != 0)
+		(void)linux_pid_watch_modules(p);
 	p->lp_state = LINUX_PROC_RUNNING;
 	pthread_mutex_lock(&proc_lock);
 	p->lp_next = procs;
@@ -321,6 +326,7 @@ linux_proc_release_all(void)
 
 	pthread_mutex_lock(&proc_lock);
 	for (p = procs; p != NULL; p = p->lp_next) {
+		linux_pid_unwatch_modules(p);
 		memset(&m, 0, sizeof(m));
 		m.am_type = LINUX_AGENT_DETACH;
 		p->lp_block->lab_detached = 1;

@@ -1562,6 +1562,14 @@ dt_desc_match(dt_pcb_t *pcb, dt_node_t *pn, int clause)
 	} else {
 		first = pd;
 	}
+	/* the provider's own reason (DTrace's pid errors), even with -Z */
+	if (matched == 0 && ops->probe_why != NULL) {
+		char why[256];
+		int tag = ops->probe_why(ops->arg, &pd, why, sizeof(why));
+
+		if (tag != 0)
+			dt_error(pcb, pn->line, tag, "%s", why);
+	}
 	/* a probe id names one probe or none: DTrace refuses an unknown id even with -Z */
 	if (matched == 0 && pd.dtpd_id != DTRACE_IDNONE)
 		dt_error(pcb, pn->line, D_PDESC_INVAL, "invalid probe identifier %u: Unknown probe identifier",

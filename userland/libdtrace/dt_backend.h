@@ -45,7 +45,17 @@ typedef struct dt_backend {
 	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
 	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
 	int (*proc_go)(int pid);
+	/* Why the last description offered to pid<pid> made no probe:
+	 * DT_PID_WHY_* with DTrace's sentence in buf, or 0 (and cleared). */
+	int (*pid_why)(int pid, char *buf, size_t len);
 } dt_backend_t;
+
+#define DT_PID_WHY_OFF 1	/* offset outside the function */
+#define DT_PID_WHY_ALIGN 2	/* offset not on an instruction */
+#define DT_PID_WHY_NAME 3	/* not a probe name of the pid provider */
+#define DT_PID_WHY_FUNC 4	/* no such function in the named module */
+#define DT_PID_WHY_GRAB 5	/* the process could not be traced */
+#define DT_PID_WHY_CREATEFAIL 6 /* the probe could not be made */
 
 /* The backend CMake selected for this build. */
 extern const dt_backend_t dt_backend_native;

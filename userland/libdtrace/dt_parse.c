@@ -697,6 +697,8 @@ void
 dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd)
 {
 	dt_pdesc_parse(pcb, n->string, pd, n->line);
+	if (pcb->opts->ops.probe_fix != NULL)
+		pcb->opts->ops.probe_fix(pcb->opts->ops.arg, pd);
 }
 
 /* ---- clauses ----------------------------------------------------------- */

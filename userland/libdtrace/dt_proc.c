@@ -313,14 +313,19 @@ dtrace_proc_live(dtrace_hdl_t *dtp)
 	return n;
 }
 
+/*
+ * The consumer is closing.  As DTrace releases a process it created
+ * (PRELEASE_KILL), a -c command still running is killed: never continued,
+ * it must not run untraced, and continued, it is DTrace's to end.  Grabbed
+ * processes are left running.
+ */
 void
 dt_proc_destroy(dtrace_hdl_t *dtp)
 {
-	/* never continued: take it down rather than run it untraced */
 	for (int i = 0; i < dtp->dt_nprocs; i++) {
 		dt_proc_t *dpr = &dtp->dt_procs[i];
 
-		if (dpr->dpr_created && dpr->dpr_held && dpr->dpr_live) {
+		if (dpr->dpr_created && dpr->dpr_live) {
 			(void)kill(dpr->dpr_pid, SIGKILL);
 			(void)waitpid(dpr->dpr_pid, NULL, 0);
 			dpr->dpr_live = 0;
