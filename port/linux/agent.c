@@ -144,6 +144,9 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	if (agent_pid == 0 || linux_self_pid() != agent_pid)
 		goto vanished;
 	linux_mcontext_to_regs(uc, &regs);
+	/* The probe's PC is the site, not where the trap left it (x86's int3
+	 * reports the byte after): stacks and uregs[R_PC] start there. */
+	regs.r[ISA_REG_PC] = site;
 	if (inst_tramp_trap((uint64_t)agent_pid, site, &regs, &agent_thr) == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
 		return true;
@@ -397,6 +400,8 @@ agent_preloaded(void)
 		}
 		if (m.am_type == LINUX_AGENT_GO)
 			break;
+		if (m.am_type == LINUX_AGENT_PROFILE)
+			linux_agent_profile_sync(agent_block);
 	}
 	(void)agent_start_thread();
 }

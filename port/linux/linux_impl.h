@@ -43,6 +43,7 @@ typedef struct linux_slot {
 } linux_slot_t;
 
 #define LINUX_SLOTS_PER_CPU 4
+#define LINUX_MIN_SLOTS 64
 #define LINUX_MAX_SLOTS 256
 
 /* ---- The arena ----------------------------------------------------------- */

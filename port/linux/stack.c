@@ -118,12 +118,20 @@ dtrace_port_getarg(int n, int aframes)
 {
 	const isa_regs_t *rp = linux_trap_regs;
 
+	isa_nofault_result_t r;
+
 	(void)aframes;
-	/* Only an interrupted context has the probed function's registers;
-	 * arguments passed on the stack are the provider's to find. */
-	if (rp == NULL || n < 0 || (unsigned)n >= isa_narg_regs)
+	/* Only an interrupted context has the probed function's registers.
+	 * Past the argument registers, arguments are on the stack where the
+	 * ABI puts them at the function's entry, as DTrace's pid provider
+	 * reads them (at another instruction they are whatever is there). */
+	if (rp == NULL || n < 0)
 		return 0;
-	return rp->r[isa_arg_regs[n]];
+	if ((unsigned)n < isa_narg_regs)
+		return rp->r[isa_arg_regs[n]];
+	r = isa_nofault_load64(isa_regs_sp(rp) + ISA_STACK_ARG_OFF +
+			       (uintptr_t)((unsigned)n - isa_narg_regs) * sizeof(uint64_t));
+	return r.fault != 0 ? 0 : r.value;
 }
 
 uint64_t
