@@ -34,6 +34,9 @@
 #define ISA_FRAME_RA_OFF (-8)
 #define ISA_FRAME_FP_OFF (-16)
 #define ISA_FRAME_FP_MIN 16
+/* At a function's first instruction, its first stack-passed argument is
+ * this many bytes above the stack pointer (ra holds the return address). */
+#define ISA_STACK_ARG_OFF 0
 
 /*
  * Call-frame information (isa/cfi_unwind.c), RISC-V psABI DWARF

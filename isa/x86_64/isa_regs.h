@@ -55,6 +55,9 @@
 #define ISA_FRAME_RA_OFF 8
 #define ISA_FRAME_FP_OFF 0
 #define ISA_FRAME_FP_MIN 1
+/* At a function's first instruction, its first stack-passed argument is
+ * this many bytes above the stack pointer (the return address a call pushed). */
+#define ISA_STACK_ARG_OFF 8
 
 /*
  * Call-frame information (isa/cfi_unwind.c), System V AMD64 psABI DWARF
