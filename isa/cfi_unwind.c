@@ -127,14 +127,21 @@ slot_of(uint64_t dw)
 /* ------------------------------------------------------------------------
  * Reading unwind data
  * ------------------------------------------------------------------------
- * A cursor reads [cc_p, cc_end) through nofault loads.  Errors are sticky:
- * a fault, a read past the end or a malformed number sets cc_bad, and every
- * later read returns 0, so parsers check once per record.
+ * A cursor reads [cc_p, cc_end) through nofault copies into a small window,
+ * so a CFA program costs one guarded copy per CUR_WINDOW bytes rather than
+ * one per byte.  Errors are sticky: a fault, a read past the end or a
+ * malformed number sets cc_bad, and every later read returns 0, so parsers
+ * check once per record.
  */
+#define CUR_WINDOW 32
+
 typedef struct cfi_cur {
 	uintptr_t cc_p;
 	uintptr_t cc_end;
+	uintptr_t cc_wbase; /* address of cc_win[0] */
+	uint8_t cc_wlen;    /* bytes of cc_win that hold data */
 	bool cc_bad;
+	uint8_t cc_win[CUR_WINDOW];
 } cfi_cur_t;
 
 static void
@@ -142,44 +149,63 @@ cur_init(cfi_cur_t *c, uintptr_t p, uintptr_t end)
 {
 	c->cc_p = p;
 	c->cc_end = end;
+	c->cc_wbase = 0;
+	c->cc_wlen = 0;
 	c->cc_bad = end < p;
 }
 
-/* An n-byte (1, 2, 4, 8) unsigned number in the processor's byte order. */
+/* Refill the window at cc_p with at least n bytes. */
+static bool
+cur_window(cfi_cur_t *c, size_t n)
+{
+	size_t len = c->cc_end - c->cc_p;
+
+	if (len > CUR_WINDOW)
+		len = CUR_WINDOW;
+	/* A window past the data's end may reach a page the data does not:
+	 * then copy only what was asked for. */
+	if (isa_nofault_copy(c->cc_win, c->cc_p, len).fault != 0) {
+		len = n;
+		if (isa_nofault_copy(c->cc_win, c->cc_p, len).fault != 0)
+			return false;
+	}
+	c->cc_wbase = c->cc_p;
+	c->cc_wlen = (uint8_t)len;
+	return true;
+}
+
+/* An n-byte (1, 2, 4, 8) unsigned number in the processor's byte order.
+ * Unwind data is packed: fields are copied, never loaded misaligned. */
 static uint64_t
 cur_fixed(cfi_cur_t *c, size_t n)
 {
-	isa_nofault_result_t r;
+	const uint8_t *w;
 	uint16_t v16;
 	uint32_t v32;
 	uint64_t v;
 
-	if (c->cc_bad || c->cc_end - c->cc_p < n) {
+	if (c->cc_bad || c->cc_end - c->cc_p < n ||
+	    ((c->cc_p < c->cc_wbase || c->cc_p - c->cc_wbase + n > c->cc_wlen) &&
+	     !cur_window(c, n))) {
 		c->cc_bad = true;
 		return 0;
 	}
-	/* Unwind data is packed: unaligned fields are copied bytewise, so no
-	 * processor is asked for a misaligned load. */
+	w = &c->cc_win[c->cc_p - c->cc_wbase];
 	switch (n) {
 	case 1:
-		r = isa_nofault_load8(c->cc_p);
-		v = r.value;
+		v = w[0];
 		break;
 	case 2:
-		r = isa_nofault_copy(&v16, c->cc_p, 2);
+		__builtin_memcpy(&v16, w, 2);
 		v = v16;
 		break;
 	case 4:
-		r = isa_nofault_copy(&v32, c->cc_p, 4);
+		__builtin_memcpy(&v32, w, 4);
 		v = v32;
 		break;
 	default:
-		r = isa_nofault_copy(&v, c->cc_p, 8);
+		__builtin_memcpy(&v, w, 8);
 		break;
-	}
-	if (r.fault != 0) {
-		c->cc_bad = true;
-		return 0;
 	}
 	c->cc_p += n;
 	return v;
