@@ -17,8 +17,8 @@
  * register plus an offset, and the return address and callee-saved
  * registers are found by their rules, some of them small DWARF
  * expressions.  Where no CFI describes a PC (no module, no .eh_frame_hdr,
- * no FDE, data or an expression we refuse)
- * one frame-pointer step (the frame record of isa_regs.h) stands in.
+ * no FDE, data or an expression we refuse) one frame-pointer step (the
+ * frame record of isa_regs.h) stands in.
  * The PC looked up for a caller is its return address minus one, since a
  * call may be the last instruction of a function, unless the callee was a
  * signal trampoline (augmentation "S"): then it is an interrupted PC.
@@ -35,11 +35,25 @@
  *   - the walk only climbs: a caller's CFA lies above the callee's stack
  *     pointer (or at it, for the interrupted frame: a leaf that allocated
  *     nothing), so no data can make it loop;
- *   - the stack stays small (the largest frame, cfi_step's, holds about
- *     CFI_STATE_DEPTH + 2 rows of 8 bytes per followed register: ~1.2 KiB).
+ *   - the stack stays small: CFI_STATE_DEPTH + 2 rows of 5 bytes per
+ *     followed register in cfi_step, a few 32-byte read windows; a whole
+ *     walk takes 1.2-1.8 KiB (x86_64 to riscv, tests/isa/cfi measures it).
  * Only the registers a caller can need are followed beyond the first frame
  * (ISA_DWARF_TRACKED: callee-saved, sp, fp, return address); the
  * interrupted frame may use any register of its isa_regs_t as CFA base.
+ *
+ * Limits.  64-bit processes only (absolute pointers are 8 bytes).  Only
+ * .eh_frame through .eh_frame_hdr's sorted table: no .debug_frame, no
+ * linear scan, so an object linked without a table (gcc's -static omits
+ * --eh-frame-hdr) is walked by frame pointer.  The module table is
+ * scanned linearly.  DWARF expressions are the value-computing subset.
+ * After a frame-pointer step on AArch64 the caller's sp is unknown (its
+ * frame record sits at the bottom of the frame), so a following frame
+ * whose CFA is sp-based falls back to the frame pointer again.  Through a
+ * signal frame the walk is as good as the trampoline's CFI: glibc's x86_64
+ * __restore_rt restores every register and the PC; Linux's arm64 vdso
+ * trampoline restores only x29 and x30, so the interrupted function itself
+ * is skipped there (a port starting from the trap frame is not affected).
  */
 #include "isa.h"
 

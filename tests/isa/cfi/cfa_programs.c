@@ -57,6 +57,7 @@
 #define F_AUG 0x3400 /* 0x40 each */
 #define F_EXPR 0x3800
 #define F_LEAF 0x3900
+#define F_PAC 0x3980 /* DW_CFA_AARCH64_negate_ra_state */
 #define F_LADDER 0x3a00
 #define F_TABLE 0x4000 /* 0x10 each */
 #define F_HOLE 0x8000  /* covered by no FDE */
@@ -695,6 +696,37 @@ test_expr(void)
 }
 
 /* ---- the interrupted frame may be a leaf; later frames may not -------------------------- */
+/* ---- signed return addresses (AArch64 pointer authentication) ------------------------------ */
+static void
+build_pac(void)
+{
+	/* negate_ra_state at +1: from there the saved return address carries
+	 * a code in ISA_DWARF_RA_PAC_MASK's bits */
+	static const uint8_t p[] = {I_DEF_CFA_OFFSET(16), I_ADV(1), 0x2d};
+
+	img_fde(cie_std, TEXT(F_PAC), 0x40, p, sizeof(p));
+}
+
+static void
+test_pac(void)
+{
+	uint64_t w[1] = {MARK(3)};
+	uint64_t signed_ra = MARK(3) | (0x5aull << 48);
+
+	memset(stk, 0, sizeof(stk));
+	stk[101] = signed_ra;
+	if (ISA_DWARF_RA_PAC_MASK != 0) {
+		/* the code is stripped once the state says "signed" */
+		stk[101] = MARK(3);
+		expect("before negate_ra_state", TEXT(F_PAC), 0, 0, 2, w);
+		stk[101] = signed_ra;
+		expect("signed return address", TEXT(F_PAC + 1), 0, 0, 2, w);
+	} else {
+		/* no pointer authentication here: the opcode is not understood */
+		expect_stop("negate_ra_state refused", TEXT(F_PAC + 1));
+	}
+}
+
 static void
 build_leaf(void)
 {
@@ -862,6 +894,7 @@ main(void)
 	build_aug();
 	build_expr();
 	build_leaf();
+	build_pac();
 	build_ladder();
 	build_table();
 	mod = img_finish();
@@ -876,6 +909,7 @@ main(void)
 	test_aug();
 	test_expr();
 	test_leaf();
+	test_pac();
 	test_ladder();
 	test_table();
 	test_modules();
