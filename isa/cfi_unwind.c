@@ -364,7 +364,7 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 {
 	uint8_t version, ptr_enc, count_enc, table_enc;
 	uint64_t count, lo, hi, mid, loc;
-	uintptr_t table;
+	uintptr_t table, entry;
 	size_t esz;
 	cfi_cur_t c;
 	int steps;
@@ -391,7 +391,8 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 		if (steps == CFI_MAX_SEARCH)
 			return false;
 		mid = lo + (hi - lo) / 2;
-		cur_init(&c, table + (uintptr_t)mid * 2 * esz, UINTPTR_MAX);
+		entry = table + (uintptr_t)mid * 2 * esz;
+		cur_init(&c, entry, entry + 2 * esz);
 		loc = cur_pointer(&c, table_enc, hdr);
 		if (c.cc_bad)
 			return false;
@@ -402,27 +403,28 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 	}
 	if (lo == 0)
 		return false;
-	cur_init(&c, table + (uintptr_t)(lo - 1) * 2 * esz, UINTPTR_MAX);
+	entry = table + (uintptr_t)(lo - 1) * 2 * esz;
+	cur_init(&c, entry, entry + 2 * esz);
 	(void)cur_pointer(&c, table_enc, hdr);
 	*fde = (uintptr_t)cur_pointer(&c, table_enc, hdr);
 	return !c.cc_bad;
 }
 
 /*
- * The extent of the CIE or FDE at p: its length word, then the body up to
- * *end.  *is64 for the 64-bit DWARF format (length escape 0xffffffff),
- * whose CIE id / CIE pointer is 8 bytes.  False for the zero terminator,
- * an unreadable header or an implausible length.
+ * The extent of the CIE or FDE at p: its length word (or the escape
+ * 0xffffffff and an 8-byte length), then the body up to the cursor's end.
+ * In .eh_frame the CIE id and the CIE pointer after it are 4 bytes in both
+ * forms (the LSB's layout, unlike 64-bit .debug_frame).  False for the
+ * zero terminator, an unreadable header or an implausible length.
  */
 static bool
-entry_extent(uintptr_t p, cfi_cur_t *c, bool *is64)
+entry_extent(uintptr_t p, cfi_cur_t *c)
 {
 	uint64_t len;
 
 	cur_init(c, p, UINTPTR_MAX);
 	len = cur_fixed(c, 4);
-	*is64 = len == 0xffffffff;
-	if (*is64)
+	if (len == 0xffffffff)
 		len = cur_fixed(c, 8);
 	if (c->cc_bad || len == 0 || len > CFI_MAX_ENTRY || c->cc_p + len < c->cc_p)
 		return false;
@@ -449,9 +451,8 @@ cie_parse(uintptr_t p, cfi_cie_t *cie)
 	uint8_t version, enc;
 	cfi_cur_t c;
 	size_t i;
-	bool is64;
 
-	if (!entry_extent(p, &c, &is64) || cur_fixed(&c, is64 ? 8 : 4) != 0)
+	if (!entry_extent(p, &c) || cur_fixed(&c, 4) != 0)
 		return false; /* an FDE, or unreadable */
 	version = (uint8_t)cur_fixed(&c, 1);
 	if (version != 1 && version != 3)
@@ -520,12 +521,11 @@ fde_parse(uintptr_t p, uint64_t pc, cfi_cie_t *cie, uint64_t *start, uintptr_t *
 	uint64_t cie_off, range, aug_len;
 	uintptr_t field;
 	cfi_cur_t c;
-	bool is64;
 
-	if (!entry_extent(p, &c, &is64))
+	if (!entry_extent(p, &c))
 		return false;
 	field = c.cc_p;
-	cie_off = cur_fixed(&c, is64 ? 8 : 4);
+	cie_off = cur_fixed(&c, 4);
 	if (c.cc_bad || cie_off == 0 || cie_off > field)
 		return false; /* a CIE, or a pointer before address 0 */
 	if (!cie_parse(field - (uintptr_t)cie_off, cie))
