@@ -33,8 +33,8 @@
  *     CFI_STATE_DEPTH remembered rows, EXPR_MAX_OPS operations per DWARF
  *     expression, LEB128 numbers of at most 10 bytes;
  *   - the walk only climbs: a caller's CFA lies above the callee's stack
- *     pointer (or at it, for the interrupted frame: a leaf that allocated
- *     nothing), so no data can make it loop;
+ *     pointer (or at it, for an interrupted frame: a leaf that allocated
+ *     nothing; then its PC must change), so no data can make it loop;
  *   - the stack stays small: CFI_STATE_DEPTH + 2 rows of 5 bytes per
  *     followed register in cfi_step, a few 32-byte read windows; a whole
  *     walk takes 1.2-1.8 KiB (x86_64 to riscv, tests/isa/cfi measures it).
@@ -1204,8 +1204,11 @@ row_apply(const cfi_prog_t *p, const cfi_frame_t *f, cfi_frame_t *up)
 		return STEP_FAIL;
 	}
 	/* The stack grows down: a caller's frame lies above its callee's.
-	 * Only the interrupted frame may have allocated nothing. */
-	if (cfa < f->cf_sp || (cfa == f->cf_sp && f->cf_regs == NULL))
+	 * Only an interrupted frame (the first, or one a signal frame
+	 * returns to) may be a leaf that allocated nothing, and not a signal
+	 * frame itself; its caller is then not interrupted, so the walk never
+	 * stands still twice. */
+	if (cfa < f->cf_sp || (cfa == f->cf_sp && (!f->cf_exact_pc || p->cp_cie->ci_signal)))
 		return STEP_END;
 	ra = slot_of(p->cp_cie->ci_ra);
 	if (ra < 0)

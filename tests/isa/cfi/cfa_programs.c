@@ -54,6 +54,7 @@
 #define F_SIGA 0x30c0
 #define F_SIGB 0x3100
 #define F_NOSIG 0x3200
+#define F_SIG2 0x3280
 #define F_AUG 0x3400 /* 0x40 each */
 #define F_EXPR 0x3800
 #define F_LEAF 0x3900
@@ -478,6 +479,8 @@ build_signal(void)
 	img_cie_t plain = img_cie(init, sizeof(init));
 
 	img_fde(sig, TEXT(F_SIG), 0x40, NULL, 0);
+	/* a signal frame that also restores cs from CFA-16 */
+	img_fde(sig, TEXT(F_SIG2), 0x40, (const uint8_t[]){I_OFFSET(CS_DW, 2)}, 2);
 	img_fde(plain, TEXT(F_NOSIG), 0x40, NULL, 0);
 	img_fde(cie_std, TEXT(F_SIGA), 0x40, a, sizeof(a));
 	img_fde(cie_std, TEXT(F_SIGB), 0x40, b, sizeof(b));
@@ -488,6 +491,7 @@ test_signal(void)
 {
 	uint64_t wb[2] = {TEXT(F_SIGB), MARK(2)};
 	uint64_t wa[2] = {TEXT(F_SIGB), MARK(3)};
+	uint64_t wl[2] = {TEXT(F_LEAF + 4), MARK(7)};
 
 	/* Frame 1 (CFA SP0+16) returns to F_SIGB exactly; the caller's row is
 	 * F_SIGB's (CFA +24) after a signal frame, F_SIGA's (CFA +32) after
@@ -498,6 +502,14 @@ test_signal(void)
 	stk[102 + 32 / 8 - 1] = MARK(3);
 	expect("after a signal frame the PC is exact", TEXT(F_SIG + 4), 0, 0, 3, wb);
 	expect("after a call the PC is a return address", TEXT(F_NOSIG + 4), 0, 0, 3, wa);
+
+	/* A signal may interrupt a leaf that allocated nothing: its CFA is
+	 * the stack pointer the signal frame restored (F_LEAF: CFA = sp,
+	 * return address in cs). */
+	memset(stk, 0, sizeof(stk));
+	stk[101] = TEXT(F_LEAF + 4);
+	stk[100] = MARK(7);
+	expect("an interrupted leaf above a signal frame", TEXT(F_SIG2 + 4), 0, 0, 3, wl);
 }
 
 /* ---- augmentations, encodings, versions, 64-bit lengths ------------------------------- */
