@@ -17,8 +17,8 @@
  * register plus an offset, and the return address and callee-saved
  * registers are found by their rules, some of them small DWARF
  * expressions.  Where no CFI describes a PC (no module, no .eh_frame_hdr,
- * no FDE, data or an expression we refuse)
- * one frame-pointer step (the frame record of isa_regs.h) stands in.
+ * no FDE, data or an expression we refuse) one frame-pointer step (the
+ * frame record of isa_regs.h) stands in.
  * The PC looked up for a caller is its return address minus one, since a
  * call may be the last instruction of a function, unless the callee was a
  * signal trampoline (augmentation "S"): then it is an interrupted PC.
@@ -33,13 +33,27 @@
  *     CFI_STATE_DEPTH remembered rows, EXPR_MAX_OPS operations per DWARF
  *     expression, LEB128 numbers of at most 10 bytes;
  *   - the walk only climbs: a caller's CFA lies above the callee's stack
- *     pointer (or at it, for the interrupted frame: a leaf that allocated
- *     nothing), so no data can make it loop;
- *   - the stack stays small (the largest frame, cfi_step's, holds about
- *     CFI_STATE_DEPTH + 2 rows of 8 bytes per followed register: ~1.2 KiB).
+ *     pointer (or at it, for an interrupted frame: a leaf that allocated
+ *     nothing; then its PC must change), so no data can make it loop;
+ *   - the stack stays small: CFI_STATE_DEPTH + 2 rows of 5 bytes per
+ *     followed register in cfi_step, a few 32-byte read windows; a whole
+ *     walk takes 1.2-1.8 KiB (x86_64 to riscv, tests/isa/cfi measures it).
  * Only the registers a caller can need are followed beyond the first frame
  * (ISA_DWARF_TRACKED: callee-saved, sp, fp, return address); the
  * interrupted frame may use any register of its isa_regs_t as CFA base.
+ *
+ * Limits.  64-bit processes only (absolute pointers are 8 bytes).  Only
+ * .eh_frame through .eh_frame_hdr's sorted table: no .debug_frame, no
+ * linear scan, so an object linked without a table (gcc's -static omits
+ * --eh-frame-hdr) is walked by frame pointer.  The module table is
+ * scanned linearly.  DWARF expressions are the value-computing subset.
+ * After a frame-pointer step on AArch64 the caller's sp is unknown (its
+ * frame record sits at the bottom of the frame), so a following frame
+ * whose CFA is sp-based falls back to the frame pointer again.  Through a
+ * signal frame the walk is as good as the trampoline's CFI: glibc's x86_64
+ * __restore_rt restores every register and the PC; Linux's arm64 vdso
+ * trampoline restores only x29 and x30, so the interrupted function itself
+ * is skipped there (a port starting from the trap frame is not affected).
  */
 #include "isa.h"
 
@@ -127,14 +141,21 @@ slot_of(uint64_t dw)
 /* ------------------------------------------------------------------------
  * Reading unwind data
  * ------------------------------------------------------------------------
- * A cursor reads [cc_p, cc_end) through nofault loads.  Errors are sticky:
- * a fault, a read past the end or a malformed number sets cc_bad, and every
- * later read returns 0, so parsers check once per record.
+ * A cursor reads [cc_p, cc_end) through nofault copies into a small window,
+ * so a CFA program costs one guarded copy per CUR_WINDOW bytes rather than
+ * one per byte.  Errors are sticky: a fault, a read past the end or a
+ * malformed number sets cc_bad, and every later read returns 0, so parsers
+ * check once per record.
  */
+#define CUR_WINDOW 32
+
 typedef struct cfi_cur {
 	uintptr_t cc_p;
 	uintptr_t cc_end;
+	uintptr_t cc_wbase; /* address of cc_win[0] */
+	uint8_t cc_wlen;    /* bytes of cc_win that hold data */
 	bool cc_bad;
+	uint8_t cc_win[CUR_WINDOW];
 } cfi_cur_t;
 
 static void
@@ -142,44 +163,63 @@ cur_init(cfi_cur_t *c, uintptr_t p, uintptr_t end)
 {
 	c->cc_p = p;
 	c->cc_end = end;
+	c->cc_wbase = 0;
+	c->cc_wlen = 0;
 	c->cc_bad = end < p;
 }
 
-/* An n-byte (1, 2, 4, 8) unsigned number in the processor's byte order. */
+/* Refill the window at cc_p with at least n bytes. */
+static bool
+cur_window(cfi_cur_t *c, size_t n)
+{
+	size_t len = c->cc_end - c->cc_p;
+
+	if (len > CUR_WINDOW)
+		len = CUR_WINDOW;
+	/* A window past the data's end may reach a page the data does not:
+	 * then copy only what was asked for. */
+	if (isa_nofault_copy(c->cc_win, c->cc_p, len).fault != 0) {
+		len = n;
+		if (isa_nofault_copy(c->cc_win, c->cc_p, len).fault != 0)
+			return false;
+	}
+	c->cc_wbase = c->cc_p;
+	c->cc_wlen = (uint8_t)len;
+	return true;
+}
+
+/* An n-byte (1, 2, 4, 8) unsigned number in the processor's byte order.
+ * Unwind data is packed: fields are copied, never loaded misaligned. */
 static uint64_t
 cur_fixed(cfi_cur_t *c, size_t n)
 {
-	isa_nofault_result_t r;
+	const uint8_t *w;
 	uint16_t v16;
 	uint32_t v32;
 	uint64_t v;
 
-	if (c->cc_bad || c->cc_end - c->cc_p < n) {
+	if (c->cc_bad || c->cc_end - c->cc_p < n ||
+	    ((c->cc_p < c->cc_wbase || c->cc_p - c->cc_wbase + n > c->cc_wlen) &&
+	     !cur_window(c, n))) {
 		c->cc_bad = true;
 		return 0;
 	}
-	/* Unwind data is packed: unaligned fields are copied bytewise, so no
-	 * processor is asked for a misaligned load. */
+	w = &c->cc_win[c->cc_p - c->cc_wbase];
 	switch (n) {
 	case 1:
-		r = isa_nofault_load8(c->cc_p);
-		v = r.value;
+		v = w[0];
 		break;
 	case 2:
-		r = isa_nofault_copy(&v16, c->cc_p, 2);
+		__builtin_memcpy(&v16, w, 2);
 		v = v16;
 		break;
 	case 4:
-		r = isa_nofault_copy(&v32, c->cc_p, 4);
+		__builtin_memcpy(&v32, w, 4);
 		v = v32;
 		break;
 	default:
-		r = isa_nofault_copy(&v, c->cc_p, 8);
+		__builtin_memcpy(&v, w, 8);
 		break;
-	}
-	if (r.fault != 0) {
-		c->cc_bad = true;
-		return 0;
 	}
 	c->cc_p += n;
 	return v;
@@ -324,7 +364,7 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 {
 	uint8_t version, ptr_enc, count_enc, table_enc;
 	uint64_t count, lo, hi, mid, loc;
-	uintptr_t table;
+	uintptr_t table, entry;
 	size_t esz;
 	cfi_cur_t c;
 	int steps;
@@ -351,7 +391,8 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 		if (steps == CFI_MAX_SEARCH)
 			return false;
 		mid = lo + (hi - lo) / 2;
-		cur_init(&c, table + (uintptr_t)mid * 2 * esz, UINTPTR_MAX);
+		entry = table + (uintptr_t)mid * 2 * esz;
+		cur_init(&c, entry, entry + 2 * esz);
 		loc = cur_pointer(&c, table_enc, hdr);
 		if (c.cc_bad)
 			return false;
@@ -362,27 +403,28 @@ hdr_find_fde(uintptr_t hdr, uint64_t pc, uintptr_t *fde)
 	}
 	if (lo == 0)
 		return false;
-	cur_init(&c, table + (uintptr_t)(lo - 1) * 2 * esz, UINTPTR_MAX);
+	entry = table + (uintptr_t)(lo - 1) * 2 * esz;
+	cur_init(&c, entry, entry + 2 * esz);
 	(void)cur_pointer(&c, table_enc, hdr);
 	*fde = (uintptr_t)cur_pointer(&c, table_enc, hdr);
 	return !c.cc_bad;
 }
 
 /*
- * The extent of the CIE or FDE at p: its length word, then the body up to
- * *end.  *is64 for the 64-bit DWARF format (length escape 0xffffffff),
- * whose CIE id / CIE pointer is 8 bytes.  False for the zero terminator,
- * an unreadable header or an implausible length.
+ * The extent of the CIE or FDE at p: its length word (or the escape
+ * 0xffffffff and an 8-byte length), then the body up to the cursor's end.
+ * In .eh_frame the CIE id and the CIE pointer after it are 4 bytes in both
+ * forms (the LSB's layout, unlike 64-bit .debug_frame).  False for the
+ * zero terminator, an unreadable header or an implausible length.
  */
 static bool
-entry_extent(uintptr_t p, cfi_cur_t *c, bool *is64)
+entry_extent(uintptr_t p, cfi_cur_t *c)
 {
 	uint64_t len;
 
 	cur_init(c, p, UINTPTR_MAX);
 	len = cur_fixed(c, 4);
-	*is64 = len == 0xffffffff;
-	if (*is64)
+	if (len == 0xffffffff)
 		len = cur_fixed(c, 8);
 	if (c->cc_bad || len == 0 || len > CFI_MAX_ENTRY || c->cc_p + len < c->cc_p)
 		return false;
@@ -409,9 +451,8 @@ cie_parse(uintptr_t p, cfi_cie_t *cie)
 	uint8_t version, enc;
 	cfi_cur_t c;
 	size_t i;
-	bool is64;
 
-	if (!entry_extent(p, &c, &is64) || cur_fixed(&c, is64 ? 8 : 4) != 0)
+	if (!entry_extent(p, &c) || cur_fixed(&c, 4) != 0)
 		return false; /* an FDE, or unreadable */
 	version = (uint8_t)cur_fixed(&c, 1);
 	if (version != 1 && version != 3)
@@ -480,12 +521,11 @@ fde_parse(uintptr_t p, uint64_t pc, cfi_cie_t *cie, uint64_t *start, uintptr_t *
 	uint64_t cie_off, range, aug_len;
 	uintptr_t field;
 	cfi_cur_t c;
-	bool is64;
 
-	if (!entry_extent(p, &c, &is64))
+	if (!entry_extent(p, &c))
 		return false;
 	field = c.cc_p;
-	cie_off = cur_fixed(&c, is64 ? 8 : 4);
+	cie_off = cur_fixed(&c, 4);
 	if (c.cc_bad || cie_off == 0 || cie_off > field)
 		return false; /* a CIE, or a pointer before address 0 */
 	if (!cie_parse(field - (uintptr_t)cie_off, cie))
@@ -1164,8 +1204,11 @@ row_apply(const cfi_prog_t *p, const cfi_frame_t *f, cfi_frame_t *up)
 		return STEP_FAIL;
 	}
 	/* The stack grows down: a caller's frame lies above its callee's.
-	 * Only the interrupted frame may have allocated nothing. */
-	if (cfa < f->cf_sp || (cfa == f->cf_sp && f->cf_regs == NULL))
+	 * Only an interrupted frame (the first, or one a signal frame
+	 * returns to) may be a leaf that allocated nothing, and not a signal
+	 * frame itself; its caller is then not interrupted, so the walk never
+	 * stands still twice. */
+	if (cfa < f->cf_sp || (cfa == f->cf_sp && (!f->cf_exact_pc || p->cp_cie->ci_signal)))
 		return STEP_END;
 	ra = slot_of(p->cp_cie->ci_ra);
 	if (ra < 0)

@@ -54,9 +54,11 @@
 #define F_SIGA 0x30c0
 #define F_SIGB 0x3100
 #define F_NOSIG 0x3200
+#define F_SIG2 0x3280
 #define F_AUG 0x3400 /* 0x40 each */
 #define F_EXPR 0x3800
 #define F_LEAF 0x3900
+#define F_PAC 0x3980 /* DW_CFA_AARCH64_negate_ra_state */
 #define F_LADDER 0x3a00
 #define F_TABLE 0x4000 /* 0x10 each */
 #define F_HOLE 0x8000  /* covered by no FDE */
@@ -477,6 +479,8 @@ build_signal(void)
 	img_cie_t plain = img_cie(init, sizeof(init));
 
 	img_fde(sig, TEXT(F_SIG), 0x40, NULL, 0);
+	/* a signal frame that also restores cs from CFA-16 */
+	img_fde(sig, TEXT(F_SIG2), 0x40, (const uint8_t[]){I_OFFSET(CS_DW, 2)}, 2);
 	img_fde(plain, TEXT(F_NOSIG), 0x40, NULL, 0);
 	img_fde(cie_std, TEXT(F_SIGA), 0x40, a, sizeof(a));
 	img_fde(cie_std, TEXT(F_SIGB), 0x40, b, sizeof(b));
@@ -487,6 +491,7 @@ test_signal(void)
 {
 	uint64_t wb[2] = {TEXT(F_SIGB), MARK(2)};
 	uint64_t wa[2] = {TEXT(F_SIGB), MARK(3)};
+	uint64_t wl[2] = {TEXT(F_LEAF + 4), MARK(7)};
 
 	/* Frame 1 (CFA SP0+16) returns to F_SIGB exactly; the caller's row is
 	 * F_SIGB's (CFA +24) after a signal frame, F_SIGA's (CFA +32) after
@@ -497,6 +502,14 @@ test_signal(void)
 	stk[102 + 32 / 8 - 1] = MARK(3);
 	expect("after a signal frame the PC is exact", TEXT(F_SIG + 4), 0, 0, 3, wb);
 	expect("after a call the PC is a return address", TEXT(F_NOSIG + 4), 0, 0, 3, wa);
+
+	/* A signal may interrupt a leaf that allocated nothing: its CFA is
+	 * the stack pointer the signal frame restored (F_LEAF: CFA = sp,
+	 * return address in cs). */
+	memset(stk, 0, sizeof(stk));
+	stk[101] = TEXT(F_LEAF + 4);
+	stk[100] = MARK(7);
+	expect("an interrupted leaf above a signal frame", TEXT(F_SIG2 + 4), 0, 0, 3, wl);
 }
 
 /* ---- augmentations, encodings, versions, 64-bit lengths ------------------------------- */
@@ -695,6 +708,37 @@ test_expr(void)
 }
 
 /* ---- the interrupted frame may be a leaf; later frames may not -------------------------- */
+/* ---- signed return addresses (AArch64 pointer authentication) ------------------------------ */
+static void
+build_pac(void)
+{
+	/* negate_ra_state at +1: from there the saved return address carries
+	 * a code in ISA_DWARF_RA_PAC_MASK's bits */
+	static const uint8_t p[] = {I_DEF_CFA_OFFSET(16), I_ADV(1), 0x2d};
+
+	img_fde(cie_std, TEXT(F_PAC), 0x40, p, sizeof(p));
+}
+
+static void
+test_pac(void)
+{
+	uint64_t w[1] = {MARK(3)};
+	uint64_t signed_ra = MARK(3) | (0x5aull << 48);
+
+	memset(stk, 0, sizeof(stk));
+	stk[101] = signed_ra;
+	if (ISA_DWARF_RA_PAC_MASK != 0) {
+		/* the code is stripped once the state says "signed" */
+		stk[101] = MARK(3);
+		expect("before negate_ra_state", TEXT(F_PAC), 0, 0, 2, w);
+		stk[101] = signed_ra;
+		expect("signed return address", TEXT(F_PAC + 1), 0, 0, 2, w);
+	} else {
+		/* no pointer authentication here: the opcode is not understood */
+		expect_stop("negate_ra_state refused", TEXT(F_PAC + 1));
+	}
+}
+
 static void
 build_leaf(void)
 {
@@ -862,6 +906,7 @@ main(void)
 	build_aug();
 	build_expr();
 	build_leaf();
+	build_pac();
 	build_ladder();
 	build_table();
 	mod = img_finish();
@@ -876,6 +921,7 @@ main(void)
 	test_aug();
 	test_expr();
 	test_leaf();
+	test_pac();
 	test_ladder();
 	test_table();
 	test_modules();

@@ -146,7 +146,7 @@ img_cie_full(int version, bool is64, const char *aug, uint64_t code_align, int64
 	img_cie_t c = {img_n, fde_enc, aug[0] == 'z', is64};
 
 	start_entry(is64);
-	put_fixed(0, is64 ? 8 : 4); /* CIE id */
+	put_fixed(0, 4); /* CIE id: 4 bytes in either form */
 	put8((uint8_t)version);
 	put_bytes(aug, strlen(aug) + 1);
 	put_uleb(code_align);
@@ -214,7 +214,7 @@ img_fde_full(img_cie_t cie, uint64_t begin, uint64_t range, const uint8_t *augda
 
 	start_entry(cie.c_is64);
 	field = img_n;
-	put_fixed(field - cie.c_off, cie.c_is64 ? 8 : 4);
+	put_fixed(field - cie.c_off, 4);
 	put_pointer(cie.c_enc, begin);
 	put_pointer(cie.c_enc & 0x0f, range);
 	if (cie.c_z)

@@ -17,6 +17,7 @@
 
 #include <execinfo.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXPCS 128
@@ -25,6 +26,7 @@
 static cfi_modtab_t modtab;
 static volatile sig_atomic_t busy;
 static unsigned long samples, compared, differed, skipped, unmatched, deepest;
+static uint64_t walk_ns, walk_ns_max; /* isa_cfi_walk's cost */
 static uint64_t bad_pcs[MAXPCS];
 static void *bad_bt[MAXPCS];
 static int bad_n, bad_nbt;
@@ -46,6 +48,8 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	uint64_t pcs[MAXPCS];
 	void *bt[MAXPCS];
 	isa_regs_t regs;
+	struct timespec t0, t1;
+	uint64_t dt;
 	int n, nbt, j, k;
 	bool same;
 
@@ -56,7 +60,13 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	busy = 1;
 	samples++;
 	cfi_ucontext_to_regs(ucv, &regs);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	n = isa_cfi_walk(&regs, modtab.mt_mods, modtab.mt_n, pcs, MAXPCS);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dt = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+	walk_ns += dt;
+	if (dt > walk_ns_max)
+		walk_ns_max = dt;
 	nbt = backtrace(bt, MAXPCS);
 	for (j = 0; j < nbt && (uint64_t)(uintptr_t)bt[j] != pcs[0]; j++)
 		;
@@ -115,8 +125,11 @@ sampler_stop(void)
 	busy = 1;
 	fprintf(stderr,
 	        "cfi sampler: %lu samples, %lu compared with backtrace(), %lu differed, "
-	        "%lu through objects loaded later, %lu not reached by backtrace(); deepest %lu\n",
-	        samples, compared, differed, skipped, unmatched, deepest);
+	        "%lu through objects loaded later, %lu not reached by backtrace(); deepest %lu; "
+	        "walk %llu us on average, %llu us at most\n",
+	        samples, compared, differed, skipped, unmatched, deepest,
+	        (unsigned long long)(samples ? walk_ns / samples / 1000 : 0),
+	        (unsigned long long)(walk_ns_max / 1000));
 	if (differed != 0) {
 		fprintf(stderr, "first difference: walk %d frames, backtrace %d\n", bad_n, bad_nbt);
 		for (k = 0; k < bad_n || k < bad_nbt; k++)
