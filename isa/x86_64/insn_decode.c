@@ -111,6 +111,17 @@ is_near_ret(const x86_decoded_t *d)
 	       d->in.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR;
 }
 
+/* jcc proper: 70..7f, or 0f 80..8f; the condition is the low nibble of
+ * the opcode in both (not loop*, jrcxz or xbegin). */
+static bool
+is_jcc(const x86_decoded_t *d)
+{
+	const ZydisDecodedInstruction *in = &d->in;
+
+	return (in->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT && (in->opcode & 0xf0) == 0x70) ||
+	       (in->opcode_map == ZYDIS_OPCODE_MAP_0F && (in->opcode & 0xf0) == 0x80);
+}
+
 static bool
 is_trap(ZydisMnemonic m)
 {
@@ -209,10 +220,6 @@ isa_insn_decode(const uint8_t *code, size_t avail, uintptr_t pc, isa_insn_t *out
  * and a sweep that decodes cleanly to the end is our evidence.  A sweep that
  * does not decode to the end reports nothing at all.
  */
-typedef struct x86_sweep {
-	bool jump_table; /* an indirect jmp seen: restricted return sites */
-} x86_sweep_t;
-
 static bool
 is_indirect_jmp(const x86_decoded_t *d)
 {
@@ -250,13 +257,8 @@ static bool
 leaves_function(const x86_decoded_t *d, uintptr_t pc, uintptr_t base, size_t size)
 {
 	uint64_t target;
-	bool jcc;
 
-	jcc = d->in.meta.category == ZYDIS_CATEGORY_COND_BR &&
-	      d->in.mnemonic != ZYDIS_MNEMONIC_LOOP && d->in.mnemonic != ZYDIS_MNEMONIC_LOOPE &&
-	      d->in.mnemonic != ZYDIS_MNEMONIC_LOOPNE && d->in.mnemonic != ZYDIS_MNEMONIC_JRCXZ &&
-	      d->in.mnemonic != ZYDIS_MNEMONIC_JECXZ;
-	if (!(d->in.mnemonic == ZYDIS_MNEMONIC_JMP || jcc))
+	if (!(d->in.mnemonic == ZYDIS_MNEMONIC_JMP || is_jcc(d)))
 		return false;
 	if (!direct_target(d, pc, &target))
 		return false;
@@ -266,7 +268,7 @@ leaves_function(const x86_decoded_t *d, uintptr_t pc, uintptr_t base, size_t siz
 int
 isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t cb, void *arg)
 {
-	x86_sweep_t sw = {false};
+	bool jump_table = false; /* an indirect jmp: restricted return sites */
 	x86_decoded_t d;
 	/* The two instructions before the current one, for the epilogues. */
 	bool prev_leave = false, prev_pop_rbp = false, prev2_mov = false, prev_mov = false;
@@ -279,7 +281,7 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
 		if (!x86_decode(code + off, size - off, &d))
 			return -1;
 		if (is_indirect_jmp(&d))
-			sw.jump_table = true;
+			jump_table = true;
 	}
 
 	/* Pass 2: report. */
@@ -289,7 +291,7 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
 		(void)x86_decode(code + off, size - off, &d);
 		if ((rc = cb(off, ISA_SITE_INSN, arg)) != 0)
 			return rc;
-		if (!sw.jump_table)
+		if (!jump_table)
 			ret_site = is_near_ret(&d) || leaves_function(&d, base + off, base, size);
 		else if (is_near_ret(&d))
 			ret_site = prev_leave || (prev_pop_rbp && prev2_mov);
@@ -318,9 +320,10 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
  * lost), int $3, int1, into, ud0/ud1/ud2 and hlt (they exist to trap, and a
  * copy would trap at the wrong address), sysenter/sysexit/sysret, far
  * branches and iret, xbegin (its abort address is relative and the int3
- * aborts the transaction anyway), relative branches with a 16-bit operand
- * or a 32-bit address size, a RIP-relative operand reached through a 32-bit
- * address size, RIP-relative indirect jmp/call with a segment override, and
+ * aborts the transaction anyway), relative branches with an operand-size
+ * prefix (rel16 on AMD, ignored by Intel: the length depends on the vendor)
+ * or a 32-bit address size, a RIP-relative operand reached through a
+ * 32-bit address size, RIP-relative indirect jmp/call with a segment override, and
  * a RIP-relative instruction for which no scratch register is free.
  *
  * Everything else runs out of line.  syscall and int $n do too: the kernel
@@ -538,12 +541,7 @@ prepare_branch(const x86_decoded_t *d, uintptr_t pc, isa_probe_insn_t *pi)
 			                                                        : X86_LOOP_JRCXZ;
 			return 0;
 		default:
-			/* jcc: 70..7f, or 0f 80..8f; the condition is the low
-			 * nibble of the opcode in both. */
-			if (!((in->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
-			       (in->opcode & 0xf0) == 0x70) ||
-			      (in->opcode_map == ZYDIS_OPCODE_MAP_0F &&
-			       (in->opcode & 0xf0) == 0x80)))
+			if (!is_jcc(d))
 				return -1;
 			pi->pi_op = X86_OP_JCC;
 			pi->pi_data[1] = in->opcode & 0x0f;

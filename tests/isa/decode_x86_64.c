@@ -371,6 +371,12 @@ test_func_sites(void)
 	static const int table_i[] = {0, 2, 3, 4, 5, 8, 9, 11, 16, 17, -1};
 	static const int table_r[] = {4, 9, -1};
 
+	/* loop, jrcxz and xbegin leaving the function are not tail calls:
+	 * only jmp and jcc are (as the pid provider's byte patterns have it).
+	 * 0: loop +16   2: jrcxz +16   4: xbegin +0x100   10: ret */
+	static const uint8_t loops[] = {0xe2, 0x10, 0xe3, 0x10, 0xc7, 0xf8, 0, 1, 0, 0, 0xc3};
+	static const int loops_i[] = {0, 2, 4, 10, -1}, loops_r[] = {10, -1};
+
 	/* Valid instructions, then a byte that is no instruction in 64-bit
 	 * mode: -1 and no callback at all. */
 	static const uint8_t bad[] = {0x55, 0xc3, 0x06, 0x90, 0xc3};
@@ -383,6 +389,7 @@ test_func_sites(void)
 	check_sites("branchy", branchy, sizeof(branchy), branchy_i, branchy_r);
 	check_sites("tail jump before the start", back, sizeof(back), back_i, back_r);
 	check_sites("jump table", table, sizeof(table), table_i, table_r);
+	check_sites("loop, jrcxz, xbegin out", loops, sizeof(loops), loops_i, loops_r);
 
 	rc = isa_func_sites(bad, sizeof(bad), PC, collect, &s);
 	CHECK(rc == -1 && s.n == 0, "invalid byte: rc %d, %d callbacks", rc, s.n);
