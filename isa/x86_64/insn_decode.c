@@ -53,9 +53,9 @@ x86_decode(const uint8_t *code, size_t avail, x86_decoded_t *d)
 /* Zydis's 64-bit general registers (RAX..R15 in encoding order) as
  * isa_regs_t indices; X86_NOREG for anything else. */
 static const uint8_t gpr_isa[16] = {
-	ISA_REG_RAX, ISA_REG_RCX, ISA_REG_RDX, ISA_REG_RBX, ISA_REG_RSP, ISA_REG_RBP,
-	ISA_REG_RSI, ISA_REG_RDI, ISA_REG_R8,  ISA_REG_R9,  ISA_REG_R10, ISA_REG_R11,
-	ISA_REG_R12, ISA_REG_R13, ISA_REG_R14, ISA_REG_R15,
+    ISA_REG_RAX, ISA_REG_RCX, ISA_REG_RDX, ISA_REG_RBX, ISA_REG_RSP, ISA_REG_RBP,
+    ISA_REG_RSI, ISA_REG_RDI, ISA_REG_R8,  ISA_REG_R9,  ISA_REG_R10, ISA_REG_R11,
+    ISA_REG_R12, ISA_REG_R13, ISA_REG_R14, ISA_REG_R15,
 };
 
 static unsigned
@@ -107,7 +107,19 @@ direct_target(const x86_decoded_t *d, uintptr_t pc, uint64_t *target)
 static bool
 is_near_ret(const x86_decoded_t *d)
 {
-	return d->in.mnemonic == ZYDIS_MNEMONIC_RET && d->in.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR;
+	return d->in.mnemonic == ZYDIS_MNEMONIC_RET &&
+	       d->in.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR;
+}
+
+/* jcc proper: 70..7f, or 0f 80..8f; the condition is the low nibble of
+ * the opcode in both (not loop*, jrcxz or xbegin). */
+static bool
+is_jcc(const x86_decoded_t *d)
+{
+	const ZydisDecodedInstruction *in = &d->in;
+
+	return (in->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT && (in->opcode & 0xf0) == 0x70) ||
+	       (in->opcode_map == ZYDIS_OPCODE_MAP_0F && (in->opcode & 0xf0) == 0x80);
 }
 
 static bool
@@ -208,14 +220,11 @@ isa_insn_decode(const uint8_t *code, size_t avail, uintptr_t pc, isa_insn_t *out
  * and a sweep that decodes cleanly to the end is our evidence.  A sweep that
  * does not decode to the end reports nothing at all.
  */
-typedef struct x86_sweep {
-	bool jump_table; /* an indirect jmp seen: restricted return sites */
-} x86_sweep_t;
-
 static bool
 is_indirect_jmp(const x86_decoded_t *d)
 {
-	return d->in.mnemonic == ZYDIS_MNEMONIC_JMP && d->in.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR &&
+	return d->in.mnemonic == ZYDIS_MNEMONIC_JMP &&
+	       d->in.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR &&
 	       d->ops[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE;
 }
 
@@ -231,14 +240,16 @@ is_mov_rbp_rsp(const x86_decoded_t *d)
 	return d->in.mnemonic == ZYDIS_MNEMONIC_MOV && d->in.operand_width == 64 &&
 	       d->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
 	       d->ops[0].reg.value == ZYDIS_REGISTER_RSP &&
-	       d->ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER && d->ops[1].reg.value == ZYDIS_REGISTER_RBP;
+	       d->ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	       d->ops[1].reg.value == ZYDIS_REGISTER_RBP;
 }
 
 static bool
 is_pop_rbp(const x86_decoded_t *d)
 {
 	return d->in.mnemonic == ZYDIS_MNEMONIC_POP && d->in.operand_width == 64 &&
-	       d->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER && d->ops[0].reg.value == ZYDIS_REGISTER_RBP;
+	       d->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	       d->ops[0].reg.value == ZYDIS_REGISTER_RBP;
 }
 
 /* Is a jmp/jcc a tail call: is its direct target outside the function? */
@@ -246,12 +257,8 @@ static bool
 leaves_function(const x86_decoded_t *d, uintptr_t pc, uintptr_t base, size_t size)
 {
 	uint64_t target;
-	bool jcc;
 
-	jcc = d->in.meta.category == ZYDIS_CATEGORY_COND_BR && d->in.mnemonic != ZYDIS_MNEMONIC_LOOP &&
-	      d->in.mnemonic != ZYDIS_MNEMONIC_LOOPE && d->in.mnemonic != ZYDIS_MNEMONIC_LOOPNE &&
-	      d->in.mnemonic != ZYDIS_MNEMONIC_JRCXZ && d->in.mnemonic != ZYDIS_MNEMONIC_JECXZ;
-	if (!(d->in.mnemonic == ZYDIS_MNEMONIC_JMP || jcc))
+	if (!(d->in.mnemonic == ZYDIS_MNEMONIC_JMP || is_jcc(d)))
 		return false;
 	if (!direct_target(d, pc, &target))
 		return false;
@@ -261,7 +268,7 @@ leaves_function(const x86_decoded_t *d, uintptr_t pc, uintptr_t base, size_t siz
 int
 isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t cb, void *arg)
 {
-	x86_sweep_t sw = {false};
+	bool jump_table = false; /* an indirect jmp: restricted return sites */
 	x86_decoded_t d;
 	/* The two instructions before the current one, for the epilogues. */
 	bool prev_leave = false, prev_pop_rbp = false, prev2_mov = false, prev_mov = false;
@@ -274,7 +281,7 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
 		if (!x86_decode(code + off, size - off, &d))
 			return -1;
 		if (is_indirect_jmp(&d))
-			sw.jump_table = true;
+			jump_table = true;
 	}
 
 	/* Pass 2: report. */
@@ -284,7 +291,7 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
 		(void)x86_decode(code + off, size - off, &d);
 		if ((rc = cb(off, ISA_SITE_INSN, arg)) != 0)
 			return rc;
-		if (!sw.jump_table)
+		if (!jump_table)
 			ret_site = is_near_ret(&d) || leaves_function(&d, base + off, base, size);
 		else if (is_near_ret(&d))
 			ret_site = prev_leave || (prev_pop_rbp && prev2_mov);
@@ -313,9 +320,10 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
  * lost), int $3, int1, into, ud0/ud1/ud2 and hlt (they exist to trap, and a
  * copy would trap at the wrong address), sysenter/sysexit/sysret, far
  * branches and iret, xbegin (its abort address is relative and the int3
- * aborts the transaction anyway), relative branches with a 16-bit operand
- * or a 32-bit address size, a RIP-relative operand reached through a 32-bit
- * address size, RIP-relative indirect jmp/call with a segment override, and
+ * aborts the transaction anyway), relative branches with an operand-size
+ * prefix (rel16 on AMD, ignored by Intel: the length depends on the vendor)
+ * or a 32-bit address size, a RIP-relative operand reached through a
+ * 32-bit address size, RIP-relative indirect jmp/call with a segment override, and
  * a RIP-relative instruction for which no scratch register is free.
  *
  * Everything else runs out of line.  syscall and int $n do too: the kernel
@@ -325,8 +333,8 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
  * the system call ABI declares clobbered anyway.
  */
 static const ZydisRegister scratch_candidates[] = {
-	ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX,
-	ZYDIS_REGISTER_RBX, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
+    ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX,
+    ZYDIS_REGISTER_RBX, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
 };
 #define NSCRATCH (sizeof(scratch_candidates) / sizeof(scratch_candidates[0]))
 
@@ -348,7 +356,8 @@ pick_scratch(const x86_decoded_t *d)
 
 	for (i = 0; i < d->in.operand_count; i++) {
 		const ZydisDecodedOperand *op = &d->ops[i];
-		ZydisRegister r[3] = {ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE};
+		ZydisRegister r[3] = {ZYDIS_REGISTER_NONE, ZYDIS_REGISTER_NONE,
+		                      ZYDIS_REGISTER_NONE};
 
 		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER) {
 			r[0] = enclosing(op->reg.value);
@@ -393,13 +402,13 @@ rewrite_rip(const x86_decoded_t *d, const uint8_t *code, ZydisRegister scratch, 
 
 	if (in->attributes & ZYDIS_ATTRIB_HAS_REX) {
 		out[in->raw.rex.offset] &= (uint8_t)~0x01;
-	} else if (in->attributes & (ZYDIS_ATTRIB_HAS_VEX | ZYDIS_ATTRIB_HAS_XOP |
-				     ZYDIS_ATTRIB_HAS_EVEX)) {
+	} else if (in->attributes &
+	           (ZYDIS_ATTRIB_HAS_VEX | ZYDIS_ATTRIB_HAS_XOP | ZYDIS_ATTRIB_HAS_EVEX)) {
 		/* VEX3 (c4), XOP (8f) and EVEX (62) carry ~B in bit 5 of their
 		 * second byte; two-byte VEX (c5) has no B and means r/m < 8. */
 		po = (in->attributes & ZYDIS_ATTRIB_HAS_VEX)   ? in->raw.vex.offset
 		     : (in->attributes & ZYDIS_ATTRIB_HAS_XOP) ? in->raw.xop.offset
-							       : in->raw.evex.offset;
+		                                               : in->raw.evex.offset;
 		if (po + 1 >= in->length)
 			return false;
 		if (out[po] != 0xc5)
@@ -486,10 +495,10 @@ prepare_branch(const x86_decoded_t *d, uintptr_t pc, isa_probe_insn_t *pi)
 		if (in->operand_width != 64)
 			return prepare_ool(pi); /* a copy pops what it pops */
 		pi->pi_op = X86_OP_RET;
-		pi->pi_data[0] = in->operand_count_visible > 0 &&
-					 d->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE
-				     ? (d->ops[0].imm.value.u & 0xffff)
-				     : 0;
+		pi->pi_data[0] =
+		    in->operand_count_visible > 0 && d->ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE
+		        ? (d->ops[0].imm.value.u & 0xffff)
+		        : 0;
 		return 0;
 
 	case ZYDIS_CATEGORY_UNCOND_BR:
@@ -504,8 +513,8 @@ prepare_branch(const x86_decoded_t *d, uintptr_t pc, isa_probe_insn_t *pi)
 			return 0;
 		}
 		if (prepare_indirect(d, pc, pi)) {
-			pi->pi_op = in->mnemonic == ZYDIS_MNEMONIC_CALL ? X86_OP_CALL_IND
-									: X86_OP_JMP_IND;
+			pi->pi_op =
+			    in->mnemonic == ZYDIS_MNEMONIC_CALL ? X86_OP_CALL_IND : X86_OP_JMP_IND;
 			return 0;
 		}
 		/* A copied jmp leaves the copy for the right target unless
@@ -527,15 +536,12 @@ prepare_branch(const x86_decoded_t *d, uintptr_t pc, isa_probe_insn_t *pi)
 		case ZYDIS_MNEMONIC_JRCXZ:
 			pi->pi_op = X86_OP_LOOP;
 			pi->pi_data[1] = in->mnemonic == ZYDIS_MNEMONIC_LOOPNE  ? X86_LOOP_LOOPNE
-					 : in->mnemonic == ZYDIS_MNEMONIC_LOOPE ? X86_LOOP_LOOPE
-					 : in->mnemonic == ZYDIS_MNEMONIC_LOOP	? X86_LOOP_LOOP
-										: X86_LOOP_JRCXZ;
+			                 : in->mnemonic == ZYDIS_MNEMONIC_LOOPE ? X86_LOOP_LOOPE
+			                 : in->mnemonic == ZYDIS_MNEMONIC_LOOP  ? X86_LOOP_LOOP
+			                                                        : X86_LOOP_JRCXZ;
 			return 0;
 		default:
-			/* jcc: 70..7f, or 0f 80..8f; the condition is the low
-			 * nibble of the opcode in both. */
-			if (!((in->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT && (in->opcode & 0xf0) == 0x70) ||
-			      (in->opcode_map == ZYDIS_OPCODE_MAP_0F && (in->opcode & 0xf0) == 0x80)))
+			if (!is_jcc(d))
 				return -1;
 			pi->pi_op = X86_OP_JCC;
 			pi->pi_data[1] = in->opcode & 0x0f;
@@ -637,7 +643,8 @@ isa_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_ins
 		return prepare_ool(pi);
 	if (rip->mem.base != ZYDIS_REGISTER_RIP || d.in.address_width != 64)
 		goto refuse;
-	if ((scratch = pick_scratch(&d)) == ZYDIS_REGISTER_NONE || !rewrite_rip(&d, code, scratch, rw))
+	if ((scratch = pick_scratch(&d)) == ZYDIS_REGISTER_NONE ||
+	    !rewrite_rip(&d, code, scratch, rw))
 		goto refuse;
 	pi->pi_op = X86_OP_OOL_RIP;
 	pi->pi_data[0] = gpr64(scratch);
@@ -653,7 +660,7 @@ refuse:
 
 size_t
 isa_probe_tramp(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, uint8_t *buf,
-		size_t bufsz)
+                size_t bufsz)
 {
 	uint64_t back = (uint64_t)pc + pi->pi_len;
 	size_t n = pi->pi_len;

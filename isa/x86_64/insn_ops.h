@@ -20,31 +20,31 @@
 
 enum x86_op {
 	X86_OP_INVALID = 0, /* never prepared: stepping it is refused */
-	X86_OP_NEXT,	    /* nop, endbr64: only advance the PC */
+	X86_OP_NEXT,        /* nop, endbr64: only advance the PC */
 	X86_OP_PUSH_REG,    /* push %r64; data[0] = reg */
-	X86_OP_MOV_REG,	    /* mov %src64,%dst64; data[0] = dst, data[1] = src */
+	X86_OP_MOV_REG,     /* mov %src64,%dst64; data[0] = dst, data[1] = src */
 	X86_OP_ADDSUB_IMM,  /* add/sub $imm,%r64; data[0] = reg, data[1] = imm
-			     * (sign-extended), data[2] = 1 for sub; sets the
-			     * arithmetic flags as the instruction does */
-	X86_OP_RET,	    /* ret [imm16]; data[0] = imm16 */
-	X86_OP_JMP,	    /* jmp rel; data[0] = target */
-	X86_OP_CALL,	    /* call rel32; data[0] = target */
-	X86_OP_JCC,	    /* jcc rel; data[0] = target, data[1] = condition (0..15,
-			     * the low nibble of the opcode) */
-	X86_OP_LOOP,	    /* loop/loope/loopne/jrcxz; data[0] = target,
-			     * data[1] = X86_LOOP_* */
-	X86_OP_JMP_IND,	    /* jmp *operand; data[0..3] = X86_IND_* */
+	                     * (sign-extended), data[2] = 1 for sub; sets the
+	                     * arithmetic flags as the instruction does */
+	X86_OP_RET,         /* ret [imm16]; data[0] = imm16 */
+	X86_OP_JMP,         /* jmp rel; data[0] = target */
+	X86_OP_CALL,        /* call rel32; data[0] = target */
+	X86_OP_JCC,         /* jcc rel; data[0] = target, data[1] = condition (0..15,
+	                     * the low nibble of the opcode) */
+	X86_OP_LOOP,        /* loop/loope/loopne/jrcxz; data[0] = target,
+	                     * data[1] = X86_LOOP_* */
+	X86_OP_JMP_IND,     /* jmp *operand; data[0..3] = X86_IND_* */
 	X86_OP_CALL_IND,    /* call *operand; data[0..3] = X86_IND_* */
-	X86_OP_OOL,	    /* run the copy in the trampoline, jump back */
-	X86_OP_OOL_RIP,	    /* run a copy rewritten to use a scratch register in
-			     * place of %rip; data[0] = scratch reg; data[1],
-			     * data[2] = the rewritten bytes (pi_len of them) */
+	X86_OP_OOL,         /* run the copy in the trampoline, jump back */
+	X86_OP_OOL_RIP,     /* run a copy rewritten to use a scratch register in
+	                     * place of %rip; data[0] = scratch reg; data[1],
+	                     * data[2] = the rewritten bytes (pi_len of them) */
 };
 
 /* X86_OP_LOOP kinds. */
 #define X86_LOOP_LOOPNE 0 /* e0: --rcx != 0 && !ZF */
 #define X86_LOOP_LOOPE 1  /* e1: --rcx != 0 && ZF */
-#define X86_LOOP_LOOP 2	  /* e2: --rcx != 0 */
+#define X86_LOOP_LOOP 2   /* e2: --rcx != 0 */
 #define X86_LOOP_JRCXZ 3  /* e3: rcx == 0 */
 
 /*
@@ -53,10 +53,10 @@ enum x86_op {
  * (data[0] is the absolute address for a RIP-relative operand, which then
  * has neither base nor index).
  */
-#define X86_IND_DISP 0	/* data[0]: displacement or absolute address */
-#define X86_IND_BASE 1	/* data[1]: base register or X86_NOREG */
+#define X86_IND_DISP 0  /* data[0]: displacement or absolute address */
+#define X86_IND_BASE 1  /* data[1]: base register or X86_NOREG */
 #define X86_IND_INDEX 2 /* data[2]: index register or X86_NOREG */
-#define X86_IND_MODE 3	/* data[3]: scale (1, 2, 4, 8) | X86_IND_MEM */
+#define X86_IND_MODE 3  /* data[3]: scale (1, 2, 4, 8) | X86_IND_MEM */
 #define X86_IND_MEM 0x100
 
 /* Out-of-line return: jmp *0(%rip) followed by the absolute address. */

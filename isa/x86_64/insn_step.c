@@ -145,7 +145,7 @@ load64(uintptr_t addr, uint64_t *v, uintptr_t *fault_addr)
 /* The target of an indirect jmp/call: a register, or a word in memory. */
 static bool
 indirect_target(const isa_probe_insn_t *pi, const isa_regs_t *regs, uint64_t *target,
-		uintptr_t *fault_addr)
+                uintptr_t *fault_addr)
 {
 	uint64_t mode = pi->pi_data[X86_IND_MODE];
 	uint64_t base = pi->pi_data[X86_IND_BASE], index = pi->pi_data[X86_IND_INDEX];
@@ -165,7 +165,7 @@ indirect_target(const isa_probe_insn_t *pi, const isa_regs_t *regs, uint64_t *ta
 
 int
 isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_regs_t *regs,
-	       uint64_t *save, uintptr_t *fault_addr)
+               uint64_t *save, uintptr_t *fault_addr)
 {
 	uint64_t *r = regs->r;
 	uint64_t next = (uint64_t)pc + pi->pi_len;

@@ -23,11 +23,11 @@
 typedef struct row {
 	const char *name;
 	uint8_t b[16];
-	uint8_t n;	/* bytes given (may exceed the instruction) */
-	uint8_t len;	/* expected length, 0 if decode must fail */
-	uint8_t flags;	/* expected ISA_INSN_* */
+	uint8_t n;      /* bytes given (may exceed the instruction) */
+	uint8_t len;    /* expected length, 0 if decode must fail */
+	uint8_t flags;  /* expected ISA_INSN_* */
 	int64_t target; /* expected target - PC when a direct branch */
-	uint8_t op;	/* expected X86_OP_*, NONE if refused */
+	uint8_t op;     /* expected X86_OP_*, NONE if refused */
 } row_t;
 
 #define RET ISA_INSN_RET
@@ -38,6 +38,8 @@ typedef struct row {
 #define REL ISA_INSN_PCREL
 #define TRAP ISA_INSN_TRAP
 
+/* One row per line reads better than clang-format's layout. */
+/* clang-format off */
 static const row_t rows[] = {
 	/* emulated: no-ops and prologue/epilogue */
 	{"nop", {0x90}, 1, 1, 0, 0, X86_OP_NEXT},
@@ -100,13 +102,8 @@ static const row_t rows[] = {
 	 X86_OP_OOL_RIP},
 	{"vpbroadcastq 0x10(%rip),%xmm0 (VEX3)", {0xc4, 0xe2, 0x79, 0x59, 0x05, 0x10, 0, 0, 0}, 9, 9,
 	 REL, 0, X86_OP_OOL_RIP},
-	{"vmovdqu64 0x10(%rip),%zmm0 (EVEX)",
-	 {0x62, 0xf1, 0xfe, 0x48, 0x6f, 0x05, 0x10, 0, 0, 0},
-	 10,
-	 10,
-	 REL,
-	 0,
-	 X86_OP_OOL_RIP},
+	{"vmovdqu64 0x10(%rip),%zmm0 (EVEX)", {0x62, 0xf1, 0xfe, 0x48, 0x6f, 0x05, 0x10, 0, 0, 0},
+	 10, 10, REL, 0, X86_OP_OOL_RIP},
 	{"cmpxchg16b 0x10(%rip)", {0x48, 0x0f, 0xc7, 0x0d, 0x10, 0, 0, 0}, 8, 8, REL, 0,
 	 X86_OP_OOL_RIP},
 	/* refused */
@@ -132,6 +129,7 @@ static const row_t rows[] = {
 			  0x66, 0x66, 0x66, 0x90},
 	 16, 0, 0, 0, NONE},
 };
+/* clang-format on */
 
 static void
 check_tramp(const row_t *r, const isa_probe_insn_t *pi)
@@ -144,15 +142,15 @@ check_tramp(const row_t *r, const isa_probe_insn_t *pi)
 	n = isa_probe_tramp(pi, PC, 0x7000000, buf, sizeof(buf));
 	CHECK(n == pi->pi_tramp_len, "%s: tramp wrote %zu, pi_tramp_len %u", r->name, n,
 	      pi->pi_tramp_len);
-	CHECK(isa_probe_tramp(pi, PC, 0x7000000, buf, pi->pi_tramp_len ? pi->pi_tramp_len - 1u : 0) ==
-		      0,
+	CHECK(isa_probe_tramp(pi, PC, 0x7000000, buf,
+	                      pi->pi_tramp_len ? pi->pi_tramp_len - 1u : 0) == 0,
 	      "%s: tramp into a short buffer", r->name);
 	switch (pi->pi_op) {
 	case X86_OP_OOL:
 		CHECK(pi->pi_tramp_len == r->len + 14 && pi->pi_tramp_bp == 0, "%s", r->name);
 		CHECK(memcmp(buf, r->b, r->len) == 0, "%s: copy differs", r->name);
 		CHECK(buf[r->len] == 0xff && buf[r->len + 1] == 0x25 && buf[r->len + 2] == 0 &&
-			      buf[r->len + 3] == 0 && buf[r->len + 4] == 0 && buf[r->len + 5] == 0,
+		          buf[r->len + 3] == 0 && buf[r->len + 4] == 0 && buf[r->len + 5] == 0,
 		      "%s: no jmp *0(%%rip)", r->name);
 		memcpy(&back, buf + r->len + 6, 8);
 		CHECK(back == PC + r->len, "%s: jumps back to %#" PRIx64, r->name, back);
@@ -167,12 +165,13 @@ check_tramp(const row_t *r, const isa_probe_insn_t *pi)
 		/* The copy is the same instruction without RIP-relative
 		 * addressing: same length, disp32 at the same place. */
 		CHECK(isa_insn_decode(buf, r->len, 0x7000000, &ii) == 0 && ii.ii_len == r->len &&
-			      !(ii.ii_flags & ISA_INSN_PCREL),
+		          !(ii.ii_flags & ISA_INSN_PCREL),
 		      "%s: rewritten copy is not RIP-free", r->name);
 		for (i = 0, ndiff = 0; i < r->len; i++)
 			ndiff += buf[i] != r->b[i];
 		CHECK(ndiff >= 1 && ndiff <= 2, "%s: %zu bytes rewritten", r->name, ndiff);
-		CHECK(pi->pi_data[0] <= ISA_REG_RAX, "%s: scratch %" PRIu64, r->name, pi->pi_data[0]);
+		CHECK(pi->pi_data[0] <= ISA_REG_RAX, "%s: scratch %" PRIu64, r->name,
+		      pi->pi_data[0]);
 		break;
 	}
 	default:
@@ -197,7 +196,8 @@ test_rows(void)
 		rc = isa_insn_decode(r->b, r->n, PC, &ii);
 		if (r->len == 0) {
 			CHECK(rc == -1, "%s: decoded (len %u)", r->name, ii.ii_len);
-			CHECK(isa_probe_prepare(r->b, r->n, PC, &pi) == -1, "%s: prepared", r->name);
+			CHECK(isa_probe_prepare(r->b, r->n, PC, &pi) == -1, "%s: prepared",
+			      r->name);
 			continue;
 		}
 		CHECK(rc == 0, "%s: does not decode", r->name);
@@ -246,39 +246,39 @@ test_operands(void)
 	isa_probe_insn_t pi;
 
 	CHECK(isa_probe_prepare(sub, sizeof(sub), PC, &pi) == 0 && pi.pi_data[0] == ISA_REG_RSP &&
-		      pi.pi_data[1] == 0x18 && pi.pi_data[2] == 1,
+	          pi.pi_data[1] == 0x18 && pi.pi_data[2] == 1,
 	      "sub $0x18,%%rsp operands");
 	CHECK(isa_probe_prepare(add_neg, sizeof(add_neg), PC, &pi) == 0 &&
-		      pi.pi_data[1] == (uint64_t)-8 && pi.pi_data[2] == 0,
+	          pi.pi_data[1] == (uint64_t)-8 && pi.pi_data[2] == 0,
 	      "add $-8,%%rsp: immediate sign-extended");
 	CHECK(isa_probe_prepare(push_r12, sizeof(push_r12), PC, &pi) == 0 &&
-		      pi.pi_data[0] == ISA_REG_R12,
+	          pi.pi_data[0] == ISA_REG_R12,
 	      "push %%r12 register");
 	CHECK(isa_probe_prepare(ret16, sizeof(ret16), PC, &pi) == 0 && pi.pi_data[0] == 0x10,
 	      "ret $0x10 pops 0x10 more");
 	CHECK(isa_probe_prepare(jg, sizeof(jg), PC, &pi) == 0 && pi.pi_data[0] == PC + 6 + 0x200 &&
-		      pi.pi_data[1] == 0xf,
+	          pi.pi_data[1] == 0xf,
 	      "jg: target and condition 0xf");
 	CHECK(isa_probe_prepare(jmp_rip, sizeof(jmp_rip), PC, &pi) == 0 &&
-		      pi.pi_data[X86_IND_DISP] == PC + 6 + 0x10 &&
-		      pi.pi_data[X86_IND_BASE] == X86_NOREG &&
-		      pi.pi_data[X86_IND_MODE] == (X86_IND_MEM | 1),
+	          pi.pi_data[X86_IND_DISP] == PC + 6 + 0x10 &&
+	          pi.pi_data[X86_IND_BASE] == X86_NOREG &&
+	          pi.pi_data[X86_IND_MODE] == (X86_IND_MEM | 1),
 	      "jmp *0x10(%%rip): absolute operand address");
 	CHECK(isa_probe_prepare(jmp_tab, sizeof(jmp_tab), PC, &pi) == 0 &&
-		      pi.pi_data[X86_IND_BASE] == ISA_REG_RAX &&
-		      pi.pi_data[X86_IND_INDEX] == ISA_REG_RCX &&
-		      pi.pi_data[X86_IND_MODE] == (X86_IND_MEM | 8),
+	          pi.pi_data[X86_IND_BASE] == ISA_REG_RAX &&
+	          pi.pi_data[X86_IND_INDEX] == ISA_REG_RCX &&
+	          pi.pi_data[X86_IND_MODE] == (X86_IND_MEM | 8),
 	      "jmp *(%%rax,%%rcx,8) operands");
 	/* The scratch register is one the instruction does not name. */
 	CHECK(isa_probe_prepare(mov_rax, sizeof(mov_rax), PC, &pi) == 0 &&
-		      pi.pi_data[0] != ISA_REG_RAX,
+	          pi.pi_data[0] != ISA_REG_RAX,
 	      "mov x(%%rip),%%rax: scratch is not %%rax");
 	CHECK(isa_probe_prepare(shl_cl, sizeof(shl_cl), PC, &pi) == 0 &&
-		      pi.pi_data[0] != ISA_REG_RCX,
+	          pi.pi_data[0] != ISA_REG_RCX,
 	      "shl %%cl,x(%%rip): scratch is not %%rcx");
-	CHECK(isa_probe_prepare(c16b, sizeof(c16b), PC, &pi) == 0 &&
-		      pi.pi_data[0] != ISA_REG_RAX && pi.pi_data[0] != ISA_REG_RBX &&
-		      pi.pi_data[0] != ISA_REG_RCX && pi.pi_data[0] != ISA_REG_RDX,
+	CHECK(isa_probe_prepare(c16b, sizeof(c16b), PC, &pi) == 0 && pi.pi_data[0] != ISA_REG_RAX &&
+	          pi.pi_data[0] != ISA_REG_RBX && pi.pi_data[0] != ISA_REG_RCX &&
+	          pi.pi_data[0] != ISA_REG_RDX,
 	      "cmpxchg16b x(%%rip): scratch avoids rdx:rax and rcx:rbx (got %" PRIu64 ")",
 	      pi.pi_data[0]);
 }
@@ -341,7 +341,8 @@ test_func_sites(void)
 {
 	/* push %rbp; mov %rsp,%rbp; mov %edi,%eax; pop %rbp; ret; then int3
 	 * padding, which decodes like anything else */
-	static const uint8_t framed[] = {0x55, 0x48, 0x89, 0xe5, 0x89, 0xf8, 0x5d, 0xc3, 0xcc, 0xcc};
+	static const uint8_t framed[] = {0x55, 0x48, 0x89, 0xe5, 0x89,
+	                                 0xf8, 0x5d, 0xc3, 0xcc, 0xcc};
 	static const int framed_i[] = {0, 1, 4, 6, 7, 8, 9, -1}, framed_r[] = {7, -1};
 
 	/* 0: test %edi,%edi          2: je +8 (inside, to 12)
@@ -349,9 +350,9 @@ test_func_sites(void)
 	 * 12: jmp rel32 out (tail)   17: ret $8   20: rep ret
 	 * 22: jmp rel8 to 24 = end (outside: the end is not inside)
 	 * 24 bytes */
-	static const uint8_t branchy[] = {0x85, 0xff, 0x74, 0x08, 0x0f, 0x85, 0x00, 0x10, 0x00, 0x00,
-					  0xeb, 0xf4, 0xe9, 0xef, 0xbe, 0xad, 0x0d, 0xc2, 0x08, 0x00,
-					  0xf3, 0xc3, 0xeb, 0x00};
+	static const uint8_t branchy[] = {0x85, 0xff, 0x74, 0x08, 0x0f, 0x85, 0x00, 0x10,
+	                                  0x00, 0x00, 0xeb, 0xf4, 0xe9, 0xef, 0xbe, 0xad,
+	                                  0x0d, 0xc2, 0x08, 0x00, 0xf3, 0xc3, 0xeb, 0x00};
 	static const int branchy_i[] = {0, 2, 4, 10, 12, 17, 20, 22, -1};
 	static const int branchy_r[] = {4, 12, 17, 20, 22, -1};
 
@@ -366,9 +367,15 @@ test_func_sites(void)
 	 * 8: pop %rbp   9: rep ret   11: jmp rel32 out   16: pop %rbp
 	 * 17: ret */
 	static const uint8_t table[] = {0xff, 0xe0, 0xc3, 0xc9, 0xc3, 0x48, 0x89, 0xec, 0x5d,
-					0xf3, 0xc3, 0xe9, 0x00, 0x10, 0x00, 0x00, 0x5d, 0xc3};
+	                                0xf3, 0xc3, 0xe9, 0x00, 0x10, 0x00, 0x00, 0x5d, 0xc3};
 	static const int table_i[] = {0, 2, 3, 4, 5, 8, 9, 11, 16, 17, -1};
 	static const int table_r[] = {4, 9, -1};
+
+	/* loop, jrcxz and xbegin leaving the function are not tail calls:
+	 * only jmp and jcc are (as the pid provider's byte patterns have it).
+	 * 0: loop +16   2: jrcxz +16   4: xbegin +0x100   10: ret */
+	static const uint8_t loops[] = {0xe2, 0x10, 0xe3, 0x10, 0xc7, 0xf8, 0, 1, 0, 0, 0xc3};
+	static const int loops_i[] = {0, 2, 4, 10, -1}, loops_r[] = {10, -1};
 
 	/* Valid instructions, then a byte that is no instruction in 64-bit
 	 * mode: -1 and no callback at all. */
@@ -382,6 +389,7 @@ test_func_sites(void)
 	check_sites("branchy", branchy, sizeof(branchy), branchy_i, branchy_r);
 	check_sites("tail jump before the start", back, sizeof(back), back_i, back_r);
 	check_sites("jump table", table, sizeof(table), table_i, table_r);
+	check_sites("loop, jrcxz, xbegin out", loops, sizeof(loops), loops_i, loops_r);
 
 	rc = isa_func_sites(bad, sizeof(bad), PC, collect, &s);
 	CHECK(rc == -1 && s.n == 0, "invalid byte: rc %d, %d callbacks", rc, s.n);

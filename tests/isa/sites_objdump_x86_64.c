@@ -48,13 +48,15 @@ typedef struct sample {
 
 #define SAMPLES(sfx)                                                                               \
 	{"leaf_add" #sfx, (const void *)leaf_add##sfx},                                            \
-		{"sum_loop" #sfx, (const void *)sum_loop##sfx},                                    \
-		{"tail_call" #sfx, (const void *)tail_call##sfx},                                  \
-		{"cond_tail" #sfx, (const void *)cond_tail##sfx},                                  \
-		{"dispatch" #sfx, (const void *)dispatch##sfx},                                    \
-		{"early_returns" #sfx, (const void *)early_returns##sfx},                          \
-		{"big_frame" #sfx, (const void *)big_frame##sfx},                                  \
-		{"recurse" #sfx, (const void *)recurse##sfx}
+	    {"sum_loop" #sfx, (const void *)sum_loop##sfx},                                        \
+	    {"tail_call" #sfx, (const void *)tail_call##sfx},                                      \
+	    {"cond_tail" #sfx, (const void *)cond_tail##sfx},                                      \
+	    {"dispatch" #sfx, (const void *)dispatch##sfx},                                        \
+	    {"early_returns" #sfx, (const void *)early_returns##sfx},                              \
+	    {"big_frame" #sfx, (const void *)big_frame##sfx},                                      \
+	{                                                                                          \
+		"recurse" #sfx, (const void *)recurse##sfx                                         \
+	}
 
 static const sample_t samples[] = {SAMPLES(_O0), SAMPLES(_O2), SAMPLES(_O2fp), SAMPLES(_O2cet)};
 #define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
@@ -126,10 +128,9 @@ read_symbols(const char *objdump)
 static bool
 is_prefix(const char *t)
 {
-	static const char *const prefixes[] = {"rep",  "repz", "repe", "repnz", "repne",
-					       "bnd",  "notrack", "cs", "ds", "es",
-					       "ss",   "fs",   "gs",  "data16", "addr32",
-					       "lock", NULL};
+	static const char *const prefixes[] = {
+	    "rep", "repz", "repe", "repnz", "repne",  "bnd",    "notrack", "cs", "ds",
+	    "es",  "ss",   "fs",   "gs",    "data16", "addr32", "lock",    NULL};
 	int i;
 
 	for (i = 0; prefixes[i] != NULL; i++)
@@ -191,7 +192,8 @@ mnem_is(const oinsn_t *oi, const char *m)
 	size_t n = strlen(m);
 
 	/* objdump may add an operand-size suffix: retq, leaveq, jmpq */
-	return strncmp(oi->mnem, m, n) == 0 && (oi->mnem[n] == 0 || (oi->mnem[n] == 'q' && !oi->mnem[n + 1]));
+	return strncmp(oi->mnem, m, n) == 0 &&
+	       (oi->mnem[n] == 0 || (oi->mnem[n] == 'q' && !oi->mnem[n + 1]));
 }
 
 static bool
@@ -247,7 +249,8 @@ check_function(const sample_t *s, const func_t *fn)
 	for (i = 0; i < fn->n; i++) {
 		const oinsn_t *oi = &fn->insn[i];
 
-		if (oi->addr >= fn->start && oi->addr < end && mnem_is(oi, "jmp") && oi->opnd[0] == '*')
+		if (oi->addr >= fn->start && oi->addr < end && mnem_is(oi, "jmp") &&
+		    oi->opnd[0] == '*')
 			table = true;
 	}
 	jump_tables += table;
@@ -258,22 +261,22 @@ check_function(const sample_t *s, const func_t *fn)
 		const oinsn_t *oi = &fn->insn[i];
 		bool after_leave = i >= 1 && mnem_is(&fn->insn[i - 1], "leave");
 		bool after_pop_mov = i >= 2 && mnem_is(&fn->insn[i - 1], "pop") &&
-				     strcmp(fn->insn[i - 1].opnd, "%rbp") == 0 &&
-				     mnem_is(&fn->insn[i - 2], "mov") &&
-				     strcmp(fn->insn[i - 2].opnd, "%rbp,%rsp") == 0;
+		                     strcmp(fn->insn[i - 1].opnd, "%rbp") == 0 &&
+		                     mnem_is(&fn->insn[i - 2], "mov") &&
+		                     strcmp(fn->insn[i - 2].opnd, "%rbp,%rsp") == 0;
 		size_t off = oi->addr - fn->start;
 		bool ret = false;
 
 		if (oi->addr >= end)
 			break;
-		CHECK(nin < got.ni && got.insn[nin] == off, "%s: boundary +%#zx: got +%#zx", s->name,
-		      off, nin < got.ni ? got.insn[nin] : (size_t)-1);
+		CHECK(nin < got.ni && got.insn[nin] == off, "%s: boundary +%#zx: got +%#zx",
+		      s->name, off, nin < got.ni ? got.insn[nin] : (size_t)-1);
 		nin++;
 		if (!table) {
 			if (mnem_is(oi, "ret"))
 				ret = true;
 			else if ((mnem_is(oi, "jmp") || is_jcc(oi)) && direct(oi, &t) &&
-				 (t < fn->start || t >= end)) {
+			         (t < fn->start || t >= end)) {
 				ret = true;
 				tail_calls++;
 			}

@@ -34,18 +34,17 @@
 /* Register numbers as x86 encodes them. */
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15, NGPR };
 
-static const char *const gpr_name[NGPR] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp",
-					   "rsi", "rdi", "r8",	"r9",  "r10", "r11",
-					   "r12", "r13", "r14", "r15"};
+static const char *const gpr_name[NGPR] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+                                           "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
 
 /* Encoding order -> isa_regs_t index and -> glibc's gregs index. */
 static const int isa_of[NGPR] = {ISA_REG_RAX, ISA_REG_RCX, ISA_REG_RDX, ISA_REG_RBX,
-				 ISA_REG_RSP, ISA_REG_RBP, ISA_REG_RSI, ISA_REG_RDI,
-				 ISA_REG_R8,  ISA_REG_R9,  ISA_REG_R10, ISA_REG_R11,
-				 ISA_REG_R12, ISA_REG_R13, ISA_REG_R14, ISA_REG_R15};
+                                 ISA_REG_RSP, ISA_REG_RBP, ISA_REG_RSI, ISA_REG_RDI,
+                                 ISA_REG_R8,  ISA_REG_R9,  ISA_REG_R10, ISA_REG_R11,
+                                 ISA_REG_R12, ISA_REG_R13, ISA_REG_R14, ISA_REG_R15};
 static const int greg_of[NGPR] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
-				  REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
-				  REG_R12, REG_R13, REG_R14, REG_R15};
+                                  REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                  REG_R12, REG_R13, REG_R14, REG_R15};
 
 #define FL_CF 0x001
 #define FL_PF 0x004
@@ -72,9 +71,9 @@ typedef struct state {
 
 static struct env {
 	size_t pg;
-	uint8_t *code;	/* harness page */
-	state_t *st;	/* in the data page */
-	uint8_t *data;	/* DATA_SIZE bytes the instruction may touch */
+	uint8_t *code;  /* harness page */
+	state_t *st;    /* in the data page */
+	uint8_t *data;  /* DATA_SIZE bytes the instruction may touch */
 	uint8_t *tramp; /* trampoline page */
 	uint8_t *stack;
 	uint64_t rsp0;
@@ -121,7 +120,7 @@ put32(emit_t *e, int64_t v)
 /* op bytes, a disp32 reaching target from the instruction's end, tail bytes */
 static void
 put_rip(emit_t *e, const uint8_t *op, size_t n, const void *target, const uint8_t *tail,
-	size_t ntail)
+        size_t ntail)
 {
 	put(e, op, n);
 	put32(e, (intptr_t)target - (intptr_t)(e->p + 4 + ntail));
@@ -169,9 +168,9 @@ typedef struct xcase {
 	uint8_t len;
 	uint8_t fix, fix_at, fix_add;
 	uint8_t post[8]; /* run after the instruction on fall-through: moves
-			  * what it left in a vector register into a GPR */
+	                  * what it left in a vector register into a GPR */
 	uint8_t npost;
-	uint8_t op;		 /* the X86_OP_* prepare must choose */
+	uint8_t op; /* the X86_OP_* prepare must choose */
 	void (*setup)(uint64_t *in);
 	uint32_t ignore; /* registers (1 << encoding) not compared */
 } xcase_t;
@@ -270,6 +269,8 @@ rax_data(uint64_t *in)
 #define MOVQ_XMM0_RAX {0x66, 0x48, 0x0f, 0x7e, 0xc0}, 5
 #define BIT(r) (1u << (r))
 
+/* One row per line reads better than clang-format's layout. */
+/* clang-format off */
 static const xcase_t cases[] = {
 	/* emulated */
 	{"nop", {0x90}, 1, FIX_NONE, 0, 0, {0}, 0, X86_OP_NEXT, NULL, 0},
@@ -374,10 +375,11 @@ static const xcase_t cases[] = {
 	{"vpbroadcastq x(%rip),%xmm0 (VEX3)", {0xc4, 0xe2, 0x79, 0x59, 0x05, 0, 0, 0, 0}, 9, FIX_DISP,
 	 5, 8, MOVQ_XMM0_RAX, X86_OP_OOL_RIP, NULL, 0},
 };
+/* clang-format on */
 
 /* Flag states every row runs under. */
 static const uint64_t flag_sets[] = {
-	0, FL_CF, FL_ZF, FL_SF, FL_OF, FL_PF, FL_CF | FL_ZF, FL_SF | FL_OF, FL_ZF | FL_SF | FL_AF,
+    0, FL_CF, FL_ZF, FL_SF, FL_OF, FL_PF, FL_CF | FL_ZF, FL_SF | FL_OF, FL_ZF | FL_SF | FL_AF,
 };
 #define NFLAGS (sizeof(flag_sets) / sizeof(flag_sets[0]))
 
@@ -386,9 +388,10 @@ static const uint64_t flag_sets[] = {
 static void
 gen_harness(const xcase_t *c)
 {
-	static const uint8_t prologue[] = {0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57};
-	static const uint8_t epilogue[] = {0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d, 0x41, 0x5c, 0x5d, 0x5b,
-					   0xc3};
+	static const uint8_t prologue[] = {0x53, 0x55, 0x41, 0x54, 0x41,
+	                                   0x55, 0x41, 0x56, 0x41, 0x57};
+	static const uint8_t epilogue[] = {0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d,
+	                                   0x41, 0x5c, 0x5d, 0x5b, 0xc3};
 	static const uint8_t push_mem[] = {0xff, 0x35}, pop_mem[] = {0x8f, 0x05};
 	uint8_t *common = E.code + 0x400, *land_a, *land_b, *insn;
 	emit_t e = {E.code};
@@ -579,8 +582,8 @@ compare(const xcase_t *c, uint64_t flags, const outcome_t *want, const outcome_t
 	CHECK(want->st.landing == got->st.landing,
 	      "%s (flags %#" PRIx64 "): landed at %" PRIu64 ", natively %" PRIu64, c->name, flags,
 	      got->st.landing, want->st.landing);
-	CHECK(memcmp(want->data, got->data, DATA_SIZE) == 0, "%s (flags %#" PRIx64 "): data differs",
-	      c->name, flags);
+	CHECK(memcmp(want->data, got->data, DATA_SIZE) == 0,
+	      "%s (flags %#" PRIx64 "): data differs", c->name, flags);
 	CHECK(memcmp(want->window, got->window, sizeof(want->window)) == 0,
 	      "%s (flags %#" PRIx64 "): stack differs", c->name, flags);
 }
@@ -676,7 +679,7 @@ test_table(void)
 
 static void
 expect_fault(const char *name, const uint8_t *insn, size_t len, uintptr_t pc, isa_regs_t *regs,
-	     uintptr_t want_addr)
+             uintptr_t want_addr)
 {
 	isa_probe_insn_t pi;
 	isa_regs_t before = *regs;
@@ -701,7 +704,8 @@ test_faults(void)
 	static const uint8_t push[] = {0x55}, call[] = {0xe8, 0, 0, 0, 0}, ret[] = {0xc3};
 	static const uint8_t callr[] = {0xff, 0x50, 0x08}, jmprip[] = {0xff, 0x25, 0, 0, 0, 0};
 	static const uint8_t calli[] = {0xff, 0xd0};
-	uint8_t *m = mmap(NULL, 2 * E.pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *m =
+	    mmap(NULL, 2 * E.pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uintptr_t guard = (uintptr_t)m + E.pg;
 	isa_probe_insn_t zero;
 	isa_regs_t regs;
@@ -722,7 +726,8 @@ test_faults(void)
 	expect_fault("push %rbp into the guard page", push, sizeof(push), 0x401000, &regs, guard);
 	expect_fault("call rel32 into the guard page", call, sizeof(call), 0x401000, &regs, guard);
 	regs.r[ISA_REG_RAX] = (uintptr_t)m;
-	expect_fault("call *%rax into the guard page", calli, sizeof(calli), 0x401000, &regs, guard);
+	expect_fault("call *%rax into the guard page", calli, sizeof(calli), 0x401000, &regs,
+	             guard);
 	/* a stack pointer inside it: ret faults */
 	regs.r[ISA_REG_RSP] = guard + 16;
 	expect_fault("ret from the guard page", ret, sizeof(ret), 0x401000, &regs, guard + 16);
@@ -730,23 +735,23 @@ test_faults(void)
 	regs.r[ISA_REG_RSP] = (uintptr_t)m + 64;
 	regs.r[ISA_REG_RAX] = guard + 32;
 	expect_fault("call *8(%rax) through the guard page", callr, sizeof(callr), 0x401000, &regs,
-		     guard + 40);
-	expect_fault("jmp *0(%rip) through the guard page", jmprip, sizeof(jmprip), guard - 6, &regs,
-		     guard);
+	             guard + 40);
+	expect_fault("jmp *0(%rip) through the guard page", jmprip, sizeof(jmprip), guard - 6,
+	             &regs, guard);
 
 	/* Branches to non-canonical addresses fault at the target. */
 	regs.r[ISA_REG_RSP] = (uintptr_t)m + 64;
 	memcpy(m + 64, &(uint64_t){0xa5a5000000001000ull}, 8);
 	expect_fault("ret to a non-canonical address", ret, sizeof(ret), 0x401000, &regs,
-		     (uintptr_t)0xa5a5000000001000ull);
+	             (uintptr_t)0xa5a5000000001000ull);
 	regs.r[ISA_REG_RAX] = 0x8000000000000000ull;
 	expect_fault("call *%rax to a non-canonical address", calli, sizeof(calli), 0x401000, &regs,
-		     (uintptr_t)0x8000000000000000ull);
+	             (uintptr_t)0x8000000000000000ull);
 
 	/* An op prepare never produced is a fault at the site, not a jump. */
 	memset(&zero, 0, sizeof(zero));
 	CHECK(isa_probe_step(&zero, 0x401000, 0x1000, &regs, &save, &fa) == ISA_STEP_FAULT &&
-		      fa == 0x401000,
+	          fa == 0x401000,
 	      "zeroed isa_probe_insn_t");
 	munmap(m, 2 * E.pg);
 }
@@ -760,8 +765,9 @@ setup(void)
 
 	E.pg = (size_t)sysconf(_SC_PAGESIZE);
 	m = mmap(NULL, 3 * E.pg, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	E.stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	         -1, 0);
+	E.stack =
+	    mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED || E.stack == MAP_FAILED) {
 		perror("mmap");
 		exit(2);
