@@ -56,6 +56,9 @@ const char *dtrace_linux_agent_path(void);
 int dtrace_linux_proc_created(pid_t pid, int consumer_end, char *errbuf, size_t errlen);
 int dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen);
 int dtrace_linux_proc_go(pid_t pid);
+/* 1, once, when pid's agent is gone but pid is not: it ran exec, which
+ * took its probes (the new image runs untraced); else 0. */
+int dtrace_linux_proc_dropped(pid_t pid);
 /* Is pid traced, with its agent still there (not exited or exec'd)? */
 bool dtrace_linux_proc_traced(pid_t pid);
 /* Why the last description offered to provider pid<pid> made no probe:

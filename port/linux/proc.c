@@ -290,6 +290,20 @@ dtrace_linux_proc_go(pid_t pid)
 	return linux_agent_send(p->lp_sock, &m, NULL, 0);
 }
 
+int
+dtrace_linux_proc_dropped(pid_t pid)
+{
+	linux_proc_t *p = linux_proc_lookup(pid);
+
+	if (p == NULL || p->lp_state != LINUX_PROC_GONE || p->lp_dropped)
+		return 0;
+	/* the agent is gone: if the process is not, it ran exec */
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return 0;
+	p->lp_dropped = true;
+	return 1;
+}
+
 bool
 dtrace_linux_proc_traced(pid_t pid)
 {

@@ -45,6 +45,8 @@ typedef struct dt_backend {
 	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
 	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
 	int (*proc_go)(int pid);
+	/* 1, once, when the process ran exec and so lost its probes. */
+	int (*proc_dropped)(int pid);
 	/* Why the last description offered to pid<pid> made no probe:
 	 * DT_PID_WHY_* with DTrace's sentence in buf, or 0 (and cleared). */
 	int (*pid_why)(int pid, char *buf, size_t len);

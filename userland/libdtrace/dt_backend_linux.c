@@ -103,5 +103,6 @@ const dt_backend_t dt_backend_native = {
 	.proc_created = dtrace_linux_proc_created,
 	.proc_grab = dtrace_linux_proc_grab,
 	.proc_go = dtrace_linux_proc_go,
+	.proc_dropped = dtrace_linux_proc_dropped,
 	.pid_why = dtrace_linux_pid_why,
 };

@@ -391,5 +391,6 @@ typedef struct dt_syminfo {
 } dt_syminfo_t;
 int dt_symtab_lookup(dtrace_hdl_t *dtp, int pid, uint64_t addr, dt_syminfo_t *sip);
 void dt_symtab_destroy(dtrace_hdl_t *dtp);
+void dt_symtab_prime(dtrace_hdl_t *dtp, int pid);
 
 #endif /* DT_IMPL_H */

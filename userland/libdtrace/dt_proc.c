@@ -109,6 +109,7 @@ dt_proc_add(dtrace_hdl_t *dtp, int pid, int created)
 	dpr->dpr_held = created;
 	dpr->dpr_live = 1;
 	dtp->dt_target = pid;
+	dt_symtab_prime(dtp, pid);
 	return pid;
 }
 
@@ -235,6 +236,7 @@ dtrace_proc_continue(dtrace_hdl_t *dtp, int pid)
 	if (dpr == NULL || !dpr->dpr_held)
 		return 0;
 	dpr->dpr_held = 0;
+	dt_symtab_prime(dtp, pid); /* its objects, as it starts */
 	if (be->proc_go != NULL && (err = be->proc_go(pid)) != 0)
 		return dt_set_errno(dtp, err);
 	return 0;
@@ -280,6 +282,12 @@ dtrace_proc_poll(dtrace_hdl_t *dtp, char *msg, size_t len)
 		if (!dpr->dpr_live)
 			continue;
 		pid = dpr->dpr_pid;
+		/* exec replaced the image its probes were in: say so, and go on
+		 * until the process ends (the new image runs untraced) */
+		if (dtp->dt_backend->proc_dropped != NULL && dtp->dt_backend->proc_dropped(pid)) {
+			(void)snprintf(msg, len, "pid %d has exec'd: its probes are gone\n", pid);
+			return 1;
+		}
 		if (dpr->dpr_created) {
 			if (waitpid(pid, &status, WNOHANG) != pid)
 				continue;

@@ -246,10 +246,16 @@ dt_space_read(dt_symtab_t *st, dt_space_t *sp)
 	size_t cap = 0;
 	FILE *fp;
 
-	dt_space_free(sp);
+	dt_map_t *old = sp->ds_maps;
+	size_t nold = sp->ds_nmaps;
+
+	/* A process that has gone keeps the objects it was last seen with, so
+	 * stacks recorded before it exited are still named. */
 	(void)snprintf(path, sizeof(path), "/proc/%d/maps", sp->ds_pid);
 	if ((fp = fopen(path, "r")) == NULL)
 		return;
+	sp->ds_maps = NULL;
+	sp->ds_nmaps = 0;
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		unsigned long long start, end, off;
 		char perms[8], file[4096];
@@ -286,7 +292,16 @@ dt_space_read(dt_symtab_t *st, dt_space_t *sp)
 		sp->ds_nmaps++;
 	}
 	(void)fclose(fp);
+	if (sp->ds_nmaps == 0 && nold != 0) {
+		/* a zombie's maps are empty: keep what it had */
+		free(sp->ds_maps);
+		sp->ds_maps = old;
+		sp->ds_nmaps = nold;
+	} else {
+		free(old);
+	}
 }
+
 
 static dt_space_t *
 dt_space_get(dt_symtab_t *st, int pid)
@@ -304,6 +319,19 @@ dt_space_get(dt_symtab_t *st, int pid)
 	st->st_spaces = sp;
 	dt_space_read(st, sp);
 	return sp;
+}
+
+/* Read a traced process's objects now, while it lives, so that what it
+ * recorded can be named after it exits. */
+void
+dt_symtab_prime(dtrace_hdl_t *dtp, int pid)
+{
+	dt_space_t *sp;
+
+	if (dtp->dt_symtab == NULL && (dtp->dt_symtab = calloc(1, sizeof(*dtp->dt_symtab))) == NULL)
+		return;
+	if ((sp = dt_space_get(dtp->dt_symtab, pid)) != NULL)
+		dt_space_read(dtp->dt_symtab, sp);
 }
 
 static const dt_map_t *

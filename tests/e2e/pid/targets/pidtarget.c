@@ -6,6 +6,7 @@
  *   pidtarget malloc N       malloc(12345) N times
  *   pidtarget nest N         outer -> middle -> inner N times
  *   pidtarget spin MS        spin() for MS milliseconds of CPU
+ *   pidtarget exec N PROG    add() N times, then exec PROG (no arguments)
  * It prints nothing unless asked (-v), so its output never mixes with
  * dtrace's.  Built with and without frame pointers.
  */
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
 
@@ -86,7 +88,7 @@ int
 main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 1, total = 0;
-	int verbose = argc > 3 && strcmp(argv[3], "-v") == 0;
+	int verbose = argc > 3 && strcmp(argv[argc - 1], "-v") == 0;
 
 	if (argc < 2)
 		return 2;
@@ -110,6 +112,11 @@ main(int argc, char **argv)
 			total += outer((int)i);
 	} else if (strcmp(argv[1], "spin") == 0) {
 		spin(n);
+	} else if (strcmp(argv[1], "exec") == 0 && argc > 3) {
+		for (long i = 0; i < n; i++)
+			total += add((int)i, 1);
+		execl(argv[3], argv[3], (char *)NULL);
+		return 3;
 	} else {
 		return 2;
 	}
