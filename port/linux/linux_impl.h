@@ -195,7 +195,8 @@ typedef struct linux_proc {
 	uintptr_t lp_rbrk;		    /* the dynamic linker's breakpoint */
 	struct inst_site *lp_hook;	    /* our hook there */
 	int lp_why;			    /* why the last description made nothing */
-	bool lp_dropped;		    /* its exec was reported */
+	bool lp_execd;			    /* its agent went with an exec */
+	bool lp_dropped;		    /* ... which was reported */
 	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;

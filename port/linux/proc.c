@@ -71,6 +71,31 @@ futex_wake_all(volatile uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }
 
+/*
+ * Did the process exec (rather than exit)?  By the time its agent's
+ * connection closes, an exiting process has dropped its memory (its maps
+ * read empty, as a zombie's do), while one that exec'd has a new image
+ * without the arena in it.
+ */
+static bool
+proc_execd(pid_t pid)
+{
+	char path[64], line[512];
+	bool any = false, arena = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		any = true;
+		if (strstr(line, "dtrace-arena") != NULL)
+			arena = true;
+	}
+	fclose(f);
+	return any && !arena;
+}
+
 static void *
 proc_control(void *arg)
 {
@@ -93,6 +118,7 @@ proc_control(void *arg)
 	/* The agent's end closed: the process exited or exec'd (its sockets
 	 * are close-on-exec), or the agent gave up.  Its text is no longer
 	 * ours to mend. */
+	p->lp_execd = proc_execd(p->lp_pid);
 	linux_pid_process_gone(p);
 	p->lp_state = LINUX_PROC_GONE;
 	return NULL;
@@ -295,10 +321,7 @@ dtrace_linux_proc_dropped(pid_t pid)
 {
 	linux_proc_t *p = linux_proc_lookup(pid);
 
-	if (p == NULL || p->lp_state != LINUX_PROC_GONE || p->lp_dropped)
-		return 0;
-	/* the agent is gone: if the process is not, it ran exec */
-	if (kill(pid, 0) != 0 && errno == ESRCH)
+	if (p == NULL || p->lp_state != LINUX_PROC_GONE || p->lp_dropped || !p->lp_execd)
 		return 0;
 	p->lp_dropped = true;
 	return 1;

@@ -7,6 +7,7 @@
  *   pidtarget nest N         outer -> middle -> inner N times
  *   pidtarget spin MS        spin() for MS milliseconds of CPU
  *   pidtarget exec N PROG    add() N times, then exec PROG (no arguments)
+ *   pidtarget greet NAME     greet(NAME), called from main
  * It prints nothing unless asked (-v), so its output never mixes with
  * dtrace's.  Built with and without frame pointers.
  */
@@ -36,6 +37,15 @@ twoexits(int x)
 	}
 	sink -= x;
 	return x * 10;
+}
+
+NOINLINE size_t
+greet(const char *name)
+{
+	size_t n = strlen(name);
+
+	sink += (long)n; /* not a tail call: the return value is in place */
+	return n;
 }
 
 NOINLINE long
@@ -88,6 +98,9 @@ int
 main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 1, total = 0;
+
+	if (argc > 2 && strcmp(argv[1], "greet") == 0)
+		n = 0;
 	int verbose = argc > 3 && strcmp(argv[argc - 1], "-v") == 0;
 
 	if (argc < 2)
@@ -112,6 +125,8 @@ main(int argc, char **argv)
 			total += outer((int)i);
 	} else if (strcmp(argv[1], "spin") == 0) {
 		spin(n);
+	} else if (strcmp(argv[1], "greet") == 0 && argc > 2) {
+		total = (long)greet(argv[2]);
 	} else if (strcmp(argv[1], "exec") == 0 && argc > 3) {
 		for (long i = 0; i < n; i++)
 			total += add((int)i, 1);
