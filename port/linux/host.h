@@ -52,6 +52,11 @@ int dtrace_linux_host_fini(void);
 #include <sys/types.h>
 
 int dtrace_linux_proc_socketpair(int *consumer_end, int *agent_end);
+/* 0 if the program at path can have the agent preloaded: it is dynamically
+ * linked (the dynamic linker does the preloading) and not set-user-ID or
+ * set-group-ID for this user (the dynamic linker ignores LD_PRELOAD
+ * there); else an errno with the reason in errbuf. */
+int dtrace_linux_proc_check(const char *path, char *errbuf, size_t errlen);
 const char *dtrace_linux_agent_path(void);
 int dtrace_linux_proc_created(pid_t pid, int consumer_end, char *errbuf, size_t errlen);
 int dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen);

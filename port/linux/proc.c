@@ -23,6 +23,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
@@ -263,6 +266,47 @@ dtrace_linux_proc_socketpair(int *consumer_end, int *agent_end)
 		return errno;
 	*consumer_end = sv[0];
 	*agent_end = sv[1];
+	return 0;
+}
+
+int
+dtrace_linux_proc_check(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+	bool interp = false;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st) != 0)
+		return errno;
+	if (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+	    ((st.st_mode & S_ISGID) && st.st_gid != getegid())) {
+		snprintf(errbuf, errlen,
+			 "a set-user-ID or set-group-ID program runs without the agent (the "
+			 "dynamic linker ignores LD_PRELOAD there)");
+		return EPERM;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0; /* a script, say: its interpreter is what runs */
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_kind(elf) == ELF_K_ELF &&
+	    elf_getphdrnum(elf, &n) == 0) {
+		for (i = 0; i < n; i++)
+			if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_INTERP)
+				interp = true;
+		if (!interp) {
+			elf_end(elf);
+			close(fd);
+			snprintf(errbuf, errlen,
+				 "a statically linked program cannot load the agent (no dynamic "
+				 "linker to preload it)");
+			return ENOEXEC;
+		}
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
 	return 0;
 }
 

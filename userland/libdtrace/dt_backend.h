@@ -42,6 +42,9 @@ typedef struct dt_backend {
 	 * user's sentence in errbuf.
 	 */
 	int (*proc_preload)(const char **lib, int *consumer_end, int *agent_end);
+	/* Can a command at this path be traced once started?  0, or an errno
+	 * with the reason in errbuf (a static or set-user-ID program). */
+	int (*proc_check)(const char *path, char *errbuf, size_t errlen);
 	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
 	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
 	int (*proc_go)(int pid);

@@ -100,6 +100,7 @@ const dt_backend_t dt_backend_native = {
 	.errmsg = dt_linux_errmsg,
 	.close = dt_linux_close,
 	.proc_preload = dt_linux_proc_preload,
+	.proc_check = dtrace_linux_proc_check,
 	.proc_created = dtrace_linux_proc_created,
 	.proc_grab = dtrace_linux_proc_grab,
 	.proc_go = dtrace_linux_proc_go,
