@@ -415,6 +415,14 @@ dtrace_agent_attach(const char *sockname)
 
 	if (agent_sock >= 0)
 		return EBUSY;
+	/* A consumer traced this process before and left: let go of its
+	 * memory (kept mapped: see linux_arena_abandon) to take the new one. */
+	if (agent_pid != 0 && agent_quiet) {
+		linux_arena_abandon();
+		linux_code_abandon();
+		dtrace_detach();
+		agent_block = NULL;
+	}
 	if (len + 1 >= sizeof(sa.sun_path))
 		return ENAMETOOLONG;
 	memset(&sa, 0, sizeof(sa));

@@ -76,6 +76,10 @@ int linux_arena_create(size_t size);
 int linux_arena_attach(int fd);
 int linux_arena_fd(void);
 void linux_arena_destroy(void);
+void linux_arena_abandon(void);
+/* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
+ * 1 (Sv39); 0 if none fits. */
+uintptr_t linux_map_hint(int window, size_t size);
 bool linux_arena_contains(uintptr_t addr, size_t len);
 
 /* ---- The current thread ------------------------------------------------- */
@@ -169,6 +173,7 @@ bool linux_code_contains(uintptr_t addr);
 /* Write trampoline bytes (consumer only); false if addr is not in it. */
 bool linux_code_write(uintptr_t addr, const void *bytes, size_t len);
 void linux_code_destroy(void);
+void linux_code_abandon(void);
 
 /* ---- Traced processes (proc.c, pid.c, inject.c; the consumer) ---------- */
 
