@@ -219,6 +219,7 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
 	copts.stdc = "acst"[dtp->dt_stdcmode];
+	copts.ilp32 = (dtp->dt_oflags & DTRACE_O_ILP32) != 0;
 	copts.iregs = dtp->dt_iregs;
 	copts.tregs = dtp->dt_tregs;
 	copts.treedump = dtp->dt_treedump;
