@@ -243,6 +243,7 @@ probe_specifier:
 	|	DT_TOK_INT	{
 			char buf[32];
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+			dt_pdesc_id_check(pcb, (unsigned long long)$1, pcb->lineno, true);
 			$$ = dt_pdesc_node(pcb, dt_strdup(pcb, buf), pcb->lineno);
 		}
 	;

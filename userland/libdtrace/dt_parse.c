@@ -558,19 +558,8 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 
 	/* a description that is a number names a probe by its id */
 	if (text[0] != '\0' && strspn(text, "0123456789") == strlen(text)) {
-		unsigned long long id = strtoull(text, NULL, 10);
-		if (id > UINT32_MAX)
-			dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
-		/* -P, -m and -f name a provider, module or function, never a probe id */
-		if ((pcb->cflags & DT_C_PSPEC) && spec >= DTRACE_PROBESPEC_PROVIDER && spec < DTRACE_PROBESPEC_NAME) {
-			static const char *const what[] = {"providers", "modules", "functions"};
-			dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
-				 id, what[spec]);
-		}
-		/* no probe has id 0 (DTRACE_IDNONE): DTrace's lookup of it fails */
-		if (id == DTRACE_IDNONE)
-			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier 0: Unknown probe identifier");
-		pd->dtpd_id = (dtrace_id_t)id;
+		dt_pdesc_id_check(pcb, strtoull(text, NULL, 10), line, false);
+		pd->dtpd_id = (dtrace_id_t)strtoull(text, NULL, 10);
 		return;
 	}
 	/*
@@ -682,6 +671,39 @@ dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp)
 	else
 		return -1;
 	return 0;
+}
+
+/*
+ * A probe id as a description: in range, allowed for this kind of
+ * description, and (with `exists') the id of a probe.  The parser checks
+ * each id as it reads it, as DTrace's dt_node_pdesc_by_id() does, so an
+ * unknown id is reported before what is checked once the program is read
+ * (an extraneous macro argument: dtrace -i 99999 x).
+ */
+void
+dt_pdesc_id_check(dt_pcb_t *pcb, unsigned long long id, int line, bool exists)
+{
+	int spec = pcb->opts->pspec;
+
+	if (id > UINT32_MAX)
+		dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
+	/* -P, -m and -f name a provider, module or function, never a probe id */
+	if ((pcb->cflags & DT_C_PSPEC) && spec >= DTRACE_PROBESPEC_PROVIDER && spec < DTRACE_PROBESPEC_NAME) {
+		static const char *const what[] = {"providers", "modules", "functions"};
+		dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
+			 id, what[spec]);
+	}
+	/* no probe has id 0 (DTRACE_IDNONE): DTrace's lookup of it fails */
+	if (id == DTRACE_IDNONE)
+		dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier 0: Unknown probe identifier");
+	if (exists && pcb->opts->ops.probe_match != NULL) {
+		dtrace_probedesc_t pd, first;
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = (dtrace_id_t)id;
+		if (pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, &first) <= 0)
+			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier %llu: Unknown probe identifier",
+				 id);
+	}
 }
 
 dt_node_t *

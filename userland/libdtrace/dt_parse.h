@@ -508,6 +508,7 @@ dt_node_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
 int dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
+void dt_pdesc_id_check(dt_pcb_t *pcb, unsigned long long id, int line, bool exists);
 /* The description a DT_NODE_PDESC names, its $N expanded (errors as DTrace's parser's). */
 void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
 /* Append a clause, inline, translator or provider to the program (pcb->root's DT_NODE_PROG chain). */
