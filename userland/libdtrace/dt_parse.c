@@ -1303,6 +1303,17 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 
 	if (argv == NULL || pipe(in) != 0 || pipe(out) != 0)
 		dt_error(pcb, 0, D_CPP, "failed to run preprocessor: %s", strerror(errno));
+	/*
+	 * An interpreter line (#!/usr/sbin/dtrace -Cs) is no directive cpp
+	 * knows: as DTrace's dt_preproc() does, cpp's input starts at the
+	 * newline that ends it, so that the lines after it keep their numbers.
+	 */
+	if (len >= 2 && text[0] == '#' && text[1] == '!') {
+		const char *nl = memchr(text, '\n', len);
+		size_t skip = nl != NULL ? (size_t)(nl - text) : len;
+		text += skip;
+		len -= skip;
+	}
 	argv[argc++] = (char *)cpp;
 	argv[argc++] = "-undef";
 	/*
