@@ -1314,61 +1314,39 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 		text += skip;
 		len -= skip;
 	}
-	argv[argc++] = (char *)cpp;
-	argv[argc++] = "-undef";
 	/*
-	 * The names every DTrace defines for D programs (dtrace_open()'s cpp
-	 * arguments): a Unix, System V flavoured, D, and D's data model, which
-	 * is LP64 here.
+	 * DTrace runs cpp by its base name (dt_cpp_argv[0]), with the names it
+	 * defines for every D program first (dtrace_open()): a Unix, System V
+	 * flavoured, D, whose own pointers are 64 bits wide (__SUNW_D_64 is
+	 * the consumer's word size, whatever the data model), and the
+	 * instruction set as the data model sees it (illumos -D__amd64 or
+	 * -D__i386; FreeBSD tells its cpp -m64 or -m32).  Nothing is undefined:
+	 * cpp's own names (__linux__, __x86_64__, __LP64__, ...) are there, as
+	 * they are for DTrace's cpp.
 	 */
+	const char *base = strrchr(cpp, '/');
+	argv[argc++] = (char *)(base != NULL ? base + 1 : cpp);
 	argv[argc++] = "-D__unix";
 	argv[argc++] = "-D__SVR4";
 	argv[argc++] = "-D__SUNW_D=1";
 	argv[argc++] = "-D__SUNW_D_64";
-	/*
-	 * The instruction set, as DTrace's dtrace_open() names it to its cpp
-	 * (-D__amd64 or -D__i386, -D__sparcv9), in the spellings this host's
-	 * system headers test: with -undef nothing else says it, and glibc's
-	 * <stdint.h> then looks for the 32-bit x86 stubs, or cannot size a word
-	 * (__WORDSIZE from __x86_64__, __LP64__ or __riscv_xlen).  The host's
-	 * name too, as Oracle's DTrace for Linux defines __linux.
-	 */
-#if defined(__x86_64__)
-	argv[argc++] = "-D__amd64";
-	argv[argc++] = "-D__amd64__";
-	argv[argc++] = "-D__x86_64";
-	argv[argc++] = "-D__x86_64__";
-#elif defined(__i386__)
-	argv[argc++] = "-D__i386";
-	argv[argc++] = "-D__i386__";
-#elif defined(__aarch64__)
-	argv[argc++] = "-D__aarch64__";
-#if defined(__AARCH64EB__)
-	argv[argc++] = "-D__AARCH64EB__";
-#endif
-#elif defined(__riscv)
-	argv[argc++] = "-D__riscv";
-#if __riscv_xlen == 64
-	argv[argc++] = "-D__riscv_xlen=64";
-#else
-	argv[argc++] = "-D__riscv_xlen=32";
-#endif
-#if defined(__riscv_float_abi_double)
-	argv[argc++] = "-D__riscv_float_abi_double";
-#elif defined(__riscv_float_abi_single)
-	argv[argc++] = "-D__riscv_float_abi_single";
-#elif defined(__riscv_float_abi_soft)
-	argv[argc++] = "-D__riscv_float_abi_soft";
-#endif
-#endif
-#if defined(__LP64__)
-	argv[argc++] = "-D_LP64";
-	argv[argc++] = "-D__LP64__";
+#if defined(__x86_64__) || defined(__i386__)
+	argv[argc++] = o->ilp32 ? "-D__i386" : "-D__amd64";
+	argv[argc++] = o->ilp32 ? "-m32" : "-m64";
 #endif
 #if defined(__linux__)
+	/* the host, as Oracle's DTrace for Linux names it (GNU cpp has __linux too) */
 	argv[argc++] = "-D__linux";
-	argv[argc++] = "-D__linux__";
 #endif
+	/*
+	 * Not GCC: headers then keep to the C the D compiler reads (glibc's
+	 * <sys/cdefs.h> drops __attribute__ and friends for other compilers),
+	 * as the system headers of DTrace's own hosts do for its cpp.
+	 */
+	argv[argc++] = "-U__GNUC__";
+	/* dtrace's -D, -U, -I and -H, in their order, then what dt_preproc() adds */
+	for (int i = 0; i < o->cpp_argc; i++)
+		argv[argc++] = o->cpp_argv[i];
 	/* the program's D version, as DTrace's dt_preproc() defines it */
 	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
 	argv[argc++] = verdef;
@@ -1390,8 +1368,6 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 		argv[argc++] = "-D__STDC__=0";
 		break;
 	}
-	for (int i = 0; i < o->cpp_argc; i++)
-		argv[argc++] = o->cpp_argv[i];
 	argv[argc] = NULL;
 	fflush(NULL);
 	errfp = tmpfile();
