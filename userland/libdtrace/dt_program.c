@@ -563,7 +563,7 @@ dt_lib_load(dtrace_hdl_t *dtp, dt_libfile_t *lf)
 	return 0;
 }
 
-static int
+int
 dt_load_libs(dtrace_hdl_t *dtp)
 {
 	dt_libscan_t ls;
