@@ -389,7 +389,14 @@ dt_type_compat(dt_type_t *a, dt_type_t *b)
 	b = dt_type_resolve(b);
 	if (a == b)
 		return true;
-	if (a == NULL || b == NULL || a->kind != b->kind)
+	if (a == NULL || b == NULL)
+		return false;
+	/* a declared struct or union and its definition (C's incomplete type, completed) */
+	if (a->kind == DT_TK_FWD && (b->kind == DT_TK_STRUCT || b->kind == DT_TK_UNION))
+		return a->fwdkind == b->kind && a->name != NULL && b->name != NULL && strcmp(a->name, b->name) == 0;
+	if (b->kind == DT_TK_FWD && (a->kind == DT_TK_STRUCT || a->kind == DT_TK_UNION))
+		return dt_type_compat(b, a);
+	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
 	case DT_TK_INT:
@@ -509,6 +516,16 @@ dt_types_init(dt_pcb_t *pcb)
 	}
 	pcb->t_int64 = dt_type_lookup(pcb, "int64_t");
 	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
+	/*
+	 * in6_addr_t, what inet_ntoa6() takes (DTrace's prototype
+	 * "string(in6_addr_t *)"): DTrace has it from the kernel's types as
+	 * struct in6_addr.  Here a declaration of that tag, which a module's
+	 * or the program's struct in6_addr completes (dt_type_compat).
+	 */
+	t = dt_type_new(pcb, DT_TK_FWD, "in6_addr", 0);
+	t->fwdkind = DT_TK_STRUCT;
+	dt_type_tag_add(pcb, t);
+	dt_type_define(pcb, "in6_addr_t", t);
 	/*
 	 * DTrace's intrinsic typedefs of void, named types of the D container
 	 * as in DTrace: what the stack actions give ("stack", which the lexer
