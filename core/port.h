@@ -270,6 +270,17 @@ const char *dtrace_port_curthread_execname(void);
  */
 int dtrace_port_curproc_progenyof(uint64_t pid);
 
+/*
+ * dtrace_port_dev_major, dtrace_port_dev_minor: the major and the minor
+ * number of a device number as this kernel encodes its dev_t (D's
+ * getmajor() and getminor(); illumos' 64-bit dev_t has the major in its
+ * high 32 bits and the minor in its low 32, other kernels have their own
+ * major() and minor()).
+ *   probe context: yes (arithmetic only).
+ */
+uint64_t dtrace_port_dev_major(uint64_t dev);
+uint64_t dtrace_port_dev_minor(uint64_t dev);
+
 /* ------------------------------------------------------------------------
  * 8. Stacks, arguments and registers
  * ------------------------------------------------------------------------

@@ -45,7 +45,7 @@ typedef struct dtrace_cmd {
 /* The leading '+' keeps getopt from permuting: DTrace parses in order and
  * treats the first non-option as the start of $1.. (later options still
  * count).  The leading ':' lets us word the errors as DTrace does. */
-static const char DTRACE_OPTSTR[] = "+:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+static const char DTRACE_OPTSTR[] = "+:3:6:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
 static char **g_argv;
 static int g_argc;
@@ -79,7 +79,7 @@ usage(FILE *fp)
 	static const char predact[] = "[[ predicate ] action ]";
 
 	(void)fprintf(fp,
-	              "Usage: %s [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
+	              "Usage: %s [-32|-64] [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
 	              "\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
 	              "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
 	              "\t[-P provider %s]\n"
@@ -91,6 +91,8 @@ usage(FILE *fp)
 	(void)fprintf(fp, "\tpredicate -> '/' D-expression '/'\n");
 	(void)fprintf(fp, "\t   action -> '{' D-statements '}'\n");
 	(void)fprintf(fp, "\n"
+	                  "\t-32 generate 32-bit D programs\n"
+	                  "\t-64 generate 64-bit D programs\n\n"
 	                  "\t-b  set trace buffer size\n"
 	                  "\t-c  run specified command and exit upon its completion\n"
 	                  "\t-C  run cpp(1) preprocessor on script files\n"
@@ -608,6 +610,16 @@ main(int argc, char *argv[])
 	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
 		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
+			case '3':
+			case '6':
+				/* -32 and -64 are options 3 and 6 with the argument 2 and 4 */
+				if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+					(void)fprintf(stderr, "%s: illegal option -- %c%s\n", g_pname, c, optarg);
+					return usage(stderr);
+				}
+				oflags &= ~(DTRACE_O_LP64 | DTRACE_O_ILP32);
+				oflags |= c == '3' ? DTRACE_O_ILP32 : DTRACE_O_LP64;
+				break;
 			case 'e':
 				g_exec = 0;
 				done = 1;

@@ -251,6 +251,7 @@ int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
 /* dtrace -lv: argument descriptions' types by the names D gives them ("" unresolved) */
 void dt_program_argnames(dtrace_hdl_t *dtp, const dtrace_argdesc_t *ads, int n, char (*names)[DTRACE_ARGTYPELEN]);
+int dt_load_libs(dtrace_hdl_t *dtp); /* the D libraries, once (0, or -1 with the error set) */
 int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);
 
 /* dt_handle.c */

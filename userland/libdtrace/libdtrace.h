@@ -43,6 +43,8 @@ typedef struct dtrace_prog dtrace_prog_t;
 
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV 0x01 /* do not reach the core: compile and list only */
+#define DTRACE_O_LP64 0x04  /* compile for the LP64 data model (dtrace -64) */
+#define DTRACE_O_ILP32 0x08 /* compile for the ILP32 data model (dtrace -32) */
 
 /* Open a handle; NULL with *errp set (an errno or EDT_* value) on failure. */
 dtrace_hdl_t *dtrace_open(int version, int flags, int *errp);

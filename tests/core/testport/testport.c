@@ -730,6 +730,19 @@ dtrace_port_curthread_execname(void)
 	return testport_thread()->tt_execname;
 }
 
+/* The test port's device numbers are illumos' 64-bit dev_t: 32 bits each. */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return dev >> 32;
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return dev & 0xffffffffu;
+}
+
 int
 dtrace_port_curproc_progenyof(uint64_t pid)
 {
