@@ -154,7 +154,10 @@ neutral_sources() {
 	local isa=$1
 	find "$TREE/core" -name '*.c' | sort
 	find "$TREE/kernel" -name '*.c' 2>/dev/null | sort
-	ls "$TREE/isa/$isa"/*.c "$TREE/isa/$isa"/*.S "$TREE/isa/frame_walk.c" 2>/dev/null
+	# insn_decode.c is the user-space instruction decoder over a library
+	# (Zydis): dtrace_isa_decode, never part of a kernel's dtrace_isa
+	ls "$TREE/isa/$isa"/*.c "$TREE/isa/$isa"/*.S "$TREE/isa/frame_walk.c" 2>/dev/null |
+		grep -v '/insn_decode\.c$'
 }
 
 build_pair() {
