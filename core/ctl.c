@@ -8,6 +8,11 @@
  * before use, and DOF images are copied into core memory before they are
  * checked, so a caller changing them meanwhile cannot confuse the loader.
  *
+ * The operations that write through a pointer inside their structure
+ * (snapshot data, the format string, the DOF image of DOFGET) and ENABLE's
+ * image check are also exported to core/ctl_ioctl.c, which calls them with a
+ * kernel's copyout instead of memcpy.
+ *
  * Locks: each operation takes what it needs (PROVIDER before FRAMEWORK);
  * the caller holds none.  Never in probe context.
  */
@@ -93,35 +98,28 @@ dtrace_ctl_probes(dtrace_state_t *state, dtrace_probedesc_t *udesc, bool match)
 	return 0;
 }
 
-static int
-dtrace_ctl_enable(dtrace_state_t *state, const dof_hdr_t *udof, int *rv)
+int
+dtrace_ctl_dof_size(dtrace_state_t *state, const dof_hdr_t *hdr, size_t *sizep)
 {
-	dtrace_enabling_t *enab = NULL;
-	dof_hdr_t hdr, *dof;
-	size_t size;
-	int err, nmatched = 0;
-
-	*rv = 0;
-	if (udof == NULL) {
-		/* DTrace's cue to match retained enablings against new probes */
-		dtrace_enabling_matchall();
-		return 0;
-	}
-
-	memcpy(&hdr, udof, sizeof(hdr));
-	if (hdr.dofh_loadsz >= DTRACE_DOF_MAXSIZE) {
+	if (hdr->dofh_loadsz >= DTRACE_DOF_MAXSIZE) {
 		dtrace_state_seterr(state, "DOF load size exceeds maximum", NULL);
 		return DTRACE_E2BIG;
 	}
-	if (hdr.dofh_loadsz < sizeof(hdr)) {
+	if (hdr->dofh_loadsz < sizeof(*hdr)) {
 		dtrace_state_seterr(state, "invalid DOF load size", NULL);
 		return DTRACE_EINVAL;
 	}
-	size = (size_t)hdr.dofh_loadsz;
-	if ((dof = dtrace_port_zalloc(size)) == NULL)
-		return DTRACE_ENOMEM;
-	memcpy(dof, udof, size);
+	*sizep = (size_t)hdr->dofh_loadsz;
+	return 0;
+}
 
+int
+dtrace_ctl_enable_image(dtrace_state_t *state, dof_hdr_t *dof, size_t size, int *rv)
+{
+	dtrace_enabling_t *enab = NULL;
+	int err, nmatched = 0;
+
+	*rv = 0;
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
 	if (state->dts_activity != DTRACE_ACTIVITY_INACTIVE) {
 		err = DTRACE_EBUSY;
@@ -150,6 +148,29 @@ out:
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 	dtrace_port_free(dof, size);
 	return err;
+}
+
+static int
+dtrace_ctl_enable(dtrace_state_t *state, const dof_hdr_t *udof, int *rv)
+{
+	dof_hdr_t hdr, *dof;
+	size_t size;
+	int err;
+
+	*rv = 0;
+	if (udof == NULL) {
+		/* DTrace's cue to match retained enablings against new probes */
+		dtrace_enabling_matchall();
+		return 0;
+	}
+
+	memcpy(&hdr, udof, sizeof(hdr));
+	if ((err = dtrace_ctl_dof_size(state, &hdr, &size)) != 0)
+		return err;
+	if ((dof = dtrace_port_zalloc(size)) == NULL)
+		return DTRACE_ENOMEM;
+	memcpy(dof, udof, size);
+	return dtrace_ctl_enable_image(state, dof, size, rv);
 }
 
 static int
@@ -257,11 +278,22 @@ dtrace_ctl_status(dtrace_state_t *state, dtrace_status_t *st)
 	return 0;
 }
 
+/* The caller's own pointers: dtrace_ctl() copies with memcpy. */
 static int
-dtrace_ctl_format(dtrace_state_t *state, dtrace_fmtdesc_t *fmt)
+dtrace_ctl_memcpy(void *ctx, const void *src, uintptr_t dst, size_t len)
+{
+	(void)ctx;
+	memcpy((void *)dst, src, len);
+	return 0;
+}
+
+int
+dtrace_ctl_format_copy(dtrace_state_t *state, dtrace_fmtdesc_t *fmt, dtrace_copyout_fn_t copyout,
+		       void *ctx)
 {
 	const char *str;
 	size_t len;
+	int err = 0;
 
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
 	if (fmt->dtfd_format == 0 || fmt->dtfd_format > state->dts_nformats ||
@@ -273,32 +305,47 @@ dtrace_ctl_format(dtrace_state_t *state, dtrace_fmtdesc_t *fmt)
 	if (fmt->dtfd_length < 0 || len > (size_t)fmt->dtfd_length) {
 		/* too small: say how much room it takes */
 		fmt->dtfd_length = (int32_t)len;
-	} else {
-		if (fmt->dtfd_string == NULL) {
-			dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
-			return DTRACE_EINVAL;
-		}
-		memcpy(fmt->dtfd_string, str, len);
+	} else if (fmt->dtfd_string == NULL) {
+		err = DTRACE_EINVAL;
+	} else if (copyout(ctx, str, (uintptr_t)fmt->dtfd_string, len) != 0) {
+		err = DTRACE_EFAULT;
 	}
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
-	return 0;
+	return err;
 }
 
-static int
-dtrace_ctl_dofget(dtrace_state_t *state, dof_hdr_t *udof)
+int
+dtrace_ctl_dofget_copy(dtrace_state_t *state, uint64_t room, uintptr_t dst,
+		       dtrace_copyout_fn_t copyout, void *ctx)
 {
-	uint64_t room = udof->dofh_loadsz;
 	dof_hdr_t *dof;
 	size_t size;
+	int err = 0;
 
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
 	dof = dtrace_dof_create(state, &size);
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 	if (dof == NULL)
 		return DTRACE_ENOMEM;
-	memcpy(udof, dof, room < size ? (size_t)room : size);
+	if (copyout(ctx, dof, dst, room < size ? (size_t)room : size) != 0)
+		err = DTRACE_EFAULT;
 	dtrace_port_free(dof, size);
-	return 0;
+	return err;
+}
+
+int
+dtrace_ctl_snapshot(dtrace_state_t *state, dtrace_ctl_t cmd, dtrace_bufdesc_t *desc,
+		    dtrace_copyout_fn_t copyout, void *ctx)
+{
+	int err;
+
+	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
+	err = dtrace_buffer_snapshot_copy(state,
+					  cmd == DTRACE_CTL_BUFSNAP ? state->dts_buffer
+								    : state->dts_aggbuffer,
+					  desc, copyout, ctx);
+	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
+	return err;
 }
 
 static int
@@ -371,20 +418,15 @@ dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv)
 			*(int32_t *)arg = (int32_t)cpu;
 		return err;
 	case DTRACE_CTL_FORMAT:
-		return dtrace_ctl_format(state, arg);
+		return dtrace_ctl_format_copy(state, arg, dtrace_ctl_memcpy, NULL);
 	case DTRACE_CTL_DOFGET:
-		return dtrace_ctl_dofget(state, arg);
+		return dtrace_ctl_dofget_copy(state, ((dof_hdr_t *)arg)->dofh_loadsz,
+					      (uintptr_t)arg, dtrace_ctl_memcpy, NULL);
 	case DTRACE_CTL_REPLICATE:
 		return dtrace_ctl_replicate(state, arg);
 	case DTRACE_CTL_BUFSNAP:
 	case DTRACE_CTL_AGGSNAP:
-		dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
-		err = dtrace_buffer_snapshot(state,
-					     cmd == DTRACE_CTL_BUFSNAP ? state->dts_buffer
-								       : state->dts_aggbuffer,
-					     arg);
-		dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
-		return err;
+		return dtrace_ctl_snapshot(state, cmd, arg, dtrace_ctl_memcpy, NULL);
 	}
 	return DTRACE_ENOTSUP;
 }

@@ -139,6 +139,55 @@ const char *dtrace_state_errmsg(const dtrace_state_t *state);
  */
 int dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv);
 
+/* --- The control operations behind a kernel's ioctl (core/ctl_ioctl.c) --- */
+
+/*
+ * How the kernel reaches the consumer's memory: copyin copies len bytes from
+ * the consumer's address usrc to the kernel's kdst, copyout the other way;
+ * each returns 0, or non-zero when the address is bad (the operation then
+ * fails with DTRACE_EFAULT).  A kernel passes its copyin(9)/copyout(9); a
+ * test passes functions over its own buffer.  They may sleep.
+ */
+typedef struct dtrace_uaccess {
+	int (*dua_copyin)(void *ctx, uintptr_t usrc, void *kdst, size_t len);
+	int (*dua_copyout)(void *ctx, const void *ksrc, uintptr_t udst, size_t len);
+	void *dua_ctx;
+} dtrace_uaccess_t;
+
+/*
+ * How the kernel hands the ioctl argument to its driver:
+ *   DTRACE_IOCTL_UADDR  `arg` is the consumer's address of the operation's
+ *       structure (illumos: the commands carry no size).  GO and STOP write
+ *       an int32_t there; ENABLE's `arg` is the DOF image's address and the
+ *       matched count is returned in *rv.
+ *   DTRACE_IOCTL_SIZED  `arg` is the kernel's copy of the payload whose size
+ *       the command encodes, copied back out by the kernel when the command
+ *       says so (FreeBSD and NetBSD _IOW/_IOWR).  The payload is the structure
+ *       itself, except: BUFSNAP, AGGSNAP, EPROBE, AGGDESC and DOFGET carry
+ *       the consumer's address of their structure (a pointer to a pointer
+ *       in the consumer); ENABLE carries a dtrace_enable_io_t, whose
+ *       n_matched is set (and *rv too).
+ */
+typedef enum dtrace_ioctl_abi {
+	DTRACE_IOCTL_UADDR = 1,
+	DTRACE_IOCTL_SIZED = 2
+} dtrace_ioctl_abi_t;
+
+/*
+ * Perform control operation `cmd` for a consumer on the other side of a
+ * kernel boundary: copy the structure in, every nested buffer in or out
+ * (snapshot data straight from the core's buffer, the format string, the
+ * DOF image of ENABLE, read by its header's load size and refused at the
+ * core's DOF limit, and of DOFGET, the record arrays of EPROBE and AGGDESC
+ * up to the room the consumer gave), call dtrace_ctl() and copy the result
+ * out.  Returns what dtrace_ctl() returns, DTRACE_EFAULT when a consumer
+ * address is bad, DTRACE_ENOMEM, or DTRACE_ENOTSUP for an unknown cmd.  The
+ * kernel maps its ioctl numbers to dtrace_ctl_t before calling.  Never in
+ * probe context.
+ */
+int dtrace_ctl_ioctl(dtrace_state_t *state, dtrace_ctl_t cmd, dtrace_ioctl_abi_t abi, void *arg,
+		     const dtrace_uaccess_t *ua, int *rv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1206,6 +1206,18 @@ typedef enum dtrace_ctl {
 	DTRACE_CTL_REPLICATE = 18
 } dtrace_ctl_t;
 
+/*
+ * The ENABLE argument of the FreeBSD and NetBSD ioctl: where the DOF image is
+ * (the consumer's address), and the number of probes it matched on return.
+ * illumos passes the image's address itself and returns the count as the
+ * ioctl's value.  16 bytes on LP64, as their dtrace_enable_io_t.
+ */
+typedef struct dtrace_enable_io {
+	DTRACE_PTR(void, dof);
+	int32_t n_matched;
+	int32_t dtei_pad;
+} dtrace_enable_io_t;
+
 /* Helper (USDT/ustack helper) operations; the low byte of DTRACEHIOC_*. */
 typedef enum dtrace_helper_ctl {
 	DTRACE_HCTL_ADD = 1,    /* legacy: raw DOF */

@@ -407,6 +407,24 @@ void dtrace_state_seterr(dtrace_state_t *state, const char *what, const char *de
 /* The DOF image of a state's options (DOFGET); free with dtrace_port_free. */
 dof_hdr_t *dtrace_dof_create(dtrace_state_t *state, size_t *sizep);
 
+/* Control operations (core/ctl.c) in the pieces core/ctl_ioctl.c reuses.
+ * copyout(ctx, src, dst, len) writes to the caller's address dst and
+ * returns non-zero on a fault (then the operation fails with EFAULT). */
+typedef int (*dtrace_copyout_fn_t)(void *ctx, const void *src, uintptr_t dst, size_t len);
+/* ENABLE: check hdr's load size (E2BIG at DTRACE_DOF_MAXSIZE, EINVAL below a
+ * header, the reason recorded) and return it in *sizep. */
+int dtrace_ctl_dof_size(dtrace_state_t *state, const dof_hdr_t *hdr, size_t *sizep);
+/* ENABLE of an image the core owns (size bytes from dtrace_port_zalloc, freed
+ * here whatever happens); *rv receives the number of matched probes. */
+int dtrace_ctl_enable_image(dtrace_state_t *state, dof_hdr_t *dof, size_t size, int *rv);
+/* BUFSNAP/AGGSNAP, FORMAT and DOFGET writing through copyout. */
+int dtrace_ctl_snapshot(dtrace_state_t *state, dtrace_ctl_t cmd, dtrace_bufdesc_t *desc,
+			dtrace_copyout_fn_t copyout, void *ctx);
+int dtrace_ctl_format_copy(dtrace_state_t *state, dtrace_fmtdesc_t *fmt, dtrace_copyout_fn_t copyout,
+			   void *ctx);
+int dtrace_ctl_dofget_copy(dtrace_state_t *state, uint64_t room, uintptr_t dst,
+			   dtrace_copyout_fn_t copyout, void *ctx);
+
 /* --- Probe context (core/probe_fire.c) --------------------------------- */
 
 /* Fire probe `id` on CPU `cpu`, already inside probe context. */

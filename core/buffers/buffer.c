@@ -514,8 +514,24 @@ dtrace_buffer_polish(dtrace_buffer_t *buf)
 	}
 }
 
+static int
+dtrace_buffer_copy_memcpy(void *ctx, const void *src, uintptr_t dst, size_t len)
+{
+	(void)ctx;
+	memcpy((void *)dst, src, len);
+	return 0;
+}
+
 int
 dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufdesc_t *desc)
+{
+	return dtrace_buffer_snapshot_copy(state, bufs, desc, dtrace_buffer_copy_memcpy, NULL);
+}
+
+int
+dtrace_buffer_snapshot_copy(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufdesc_t *desc,
+			    int (*copyout)(void *ctx, const void *src, uintptr_t dst, size_t len),
+			    void *ctx)
 {
 	dtrace_buffer_t *buf;
 	char *cached;
@@ -545,8 +561,8 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 			return DTRACE_ENOSPC;
 		if (buf->dtb_flags & DTRACEBUF_WRAPPED)
 			dtrace_buffer_polish(buf);
-		if (sz != 0)
-			memcpy(desc->dtbd_data, buf->dtb_tomax, sz);
+		if (sz != 0 && copyout(ctx, buf->dtb_tomax, (uintptr_t)desc->dtbd_data, sz) != 0)
+			return DTRACE_EFAULT;
 		desc->dtbd_size = sz;
 		desc->dtbd_drops = buf->dtb_drops;
 		desc->dtbd_errors = buf->dtb_errors;
@@ -568,8 +584,10 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 	if (buf->dtb_tomax == cached)
 		return DTRACE_ENOENT;
 
-	if (buf->dtb_xamot_offset != 0)
-		memcpy(desc->dtbd_data, buf->dtb_xamot, buf->dtb_xamot_offset);
+	/* switched already: like DTrace, a fault here loses this snapshot */
+	if (buf->dtb_xamot_offset != 0 &&
+	    copyout(ctx, buf->dtb_xamot, (uintptr_t)desc->dtbd_data, buf->dtb_xamot_offset) != 0)
+		return DTRACE_EFAULT;
 	desc->dtbd_size = buf->dtb_xamot_offset;
 	desc->dtbd_drops = buf->dtb_xamot_drops;
 	desc->dtbd_errors = buf->dtb_xamot_errors;

@@ -181,6 +181,19 @@ void dtrace_buffer_activate_cpu(struct dtrace_state *state, dtrace_cpuid_t cpu);
  */
 int dtrace_buffer_snapshot(struct dtrace_state *state, dtrace_buffer_t *bufs,
 			   dtrace_bufdesc_t *desc);
+/*
+ * The same, with the data written through copyout(ctx, src, dst, len) to the
+ * address dtbd_data names (the consumer's user address when a kernel's ioctl
+ * marshaller calls it): no bounce buffer, the data goes out from the buffer
+ * itself while FRAMEWORK is held, as DTrace copies it out under dtrace_lock.
+ * copyout returns 0 or non-zero for a fault, which fails the snapshot with
+ * EFAULT; a ring or fill buffer is then not marked consumed.
+ */
+int dtrace_buffer_snapshot_copy(struct dtrace_state *state, dtrace_buffer_t *bufs,
+				dtrace_bufdesc_t *desc,
+				int (*copyout)(void *ctx, const void *src, uintptr_t dst,
+					       size_t len),
+				void *ctx);
 
 /*
  * DTRACE_CTL_STATUS, the buffers' part: counts fill buffers that filled

@@ -101,6 +101,10 @@ AT(dtrace_bufdesc_t, dtbd_drops, 16);
 AT(dtrace_bufdesc_t, dtbd_data, 24);
 AT(dtrace_bufdesc_t, dtbd_oldest, 32);
 AT(dtrace_bufdesc_t, dtbd_timestamp, 40);
+/* FreeBSD's and NetBSD's ENABLE payload: _IOWR('x', 6, ...) encodes 16 */
+LAYOUT(dtrace_enable_io_t, 16);
+AT(dtrace_enable_io_t, dof, 0);
+AT(dtrace_enable_io_t, n_matched, 8);
 LAYOUT(dtrace_status_t, 88);
 AT(dtrace_status_t, dtst_killed, 80);
 AT(dtrace_status_t, dtst_exiting, 81);
