@@ -1,0 +1,70 @@
+/*
+ * port/netbsd/memory.c: memory, locks and the log (port.h §10, §12).
+ *
+ * kmem_zalloc(KM_NOSLEEP): the core sizes buffers by asking again with
+ * less, so it must be told "no" rather than wait for the page daemon.  The
+ * two core locks are adaptive kmutexes at IPL_NONE: the core sleeps with
+ * them held (cross-calls, xc_wait), which a spin mutex forbids.
+ */
+#include <sys/param.h>
+#include <sys/types.h>
+#include <sys/systm.h>
+#include <sys/kmem.h>
+#include <sys/mutex.h>
+
+#include "netbsd_impl.h"
+
+static kmutex_t dtnb_locks[DTRACE_NLOCKS];
+
+void *
+dtrace_port_zalloc(size_t size)
+{
+	return size == 0 ? NULL : kmem_zalloc(size, KM_NOSLEEP);
+}
+
+void
+dtrace_port_free(void *ptr, size_t size)
+{
+	if (ptr != NULL)
+		kmem_free(ptr, size);
+}
+
+void
+dtrace_port_lock(dtrace_lockid_t lock)
+{
+	mutex_enter(&dtnb_locks[lock]);
+}
+
+void
+dtrace_port_unlock(dtrace_lockid_t lock)
+{
+	mutex_exit(&dtnb_locks[lock]);
+}
+
+bool
+dtrace_port_lock_held(dtrace_lockid_t lock)
+{
+	return mutex_owned(&dtnb_locks[lock]) != 0;
+}
+
+void
+dtrace_port_log(const char *fmt, va_list ap)
+{
+	printf("dtrace: ");
+	vprintf(fmt, ap);
+	printf("\n");
+}
+
+void
+dtnb_memory_init(void)
+{
+	for (int i = 0; i < DTRACE_NLOCKS; i++)
+		mutex_init(&dtnb_locks[i], MUTEX_DEFAULT, IPL_NONE);
+}
+
+void
+dtnb_memory_fini(void)
+{
+	for (int i = 0; i < DTRACE_NLOCKS; i++)
+		mutex_destroy(&dtnb_locks[i]);
+}

@@ -1,0 +1,87 @@
+/*
+ * port/netbsd/netbsd_impl.h: what the files of the NetBSD backend share.
+ *
+ * The backend is one kernel module, "dtrace", built three ways from the same
+ * sources (see CMakeLists.txt): for amd64 and aarch64 against the NetBSD
+ * 7.99 kernel headers of ../shared/sysroots/netbsd, and as a component of
+ * the NetBSD rump kernel of ../shared/rump.  What differs between the three
+ * is the trap glue and text patching, one file each (trap_<build>.c,
+ * text_<isa>.c); everything else is the same code.
+ *
+ * Per-CPU state.  dtnb_cpus[] is indexed by cpu_index(), dense from 0 below
+ * ncpu: the core's CPU id.  A CPU's entry is written only by that CPU with
+ * interrupts blocked (splhigh), or by its trap handler, which runs on it.
+ */
+#ifndef DTNB_NETBSD_IMPL_H
+#define DTNB_NETBSD_IMPL_H
+
+#include "dtrace.h"
+#include "isa.h"
+
+typedef struct dtnb_cpu {
+	volatile int dc_inprobe;     /* in probe context (recursion guard) */
+	volatile int dc_nofault;     /* a nofault primitive is running */
+	volatile uintptr_t dc_nfaddr; /* the address it was given */
+	const isa_regs_t *dc_regs;   /* interrupted registers, during a trap */
+	uintptr_t dc_probe_fp;	     /* frame of dtrace_probe, in probe context */
+	int dc_sigpid;		     /* raise()/stop() posted for this process */
+	int dc_sig;		     /* ... with this signal, 0 if none */
+} dtnb_cpu_t;
+
+extern dtnb_cpu_t *dtnb_cpus;
+extern uint32_t dtnb_ncpus;
+
+/* The calling CPU's entry; the caller keeps itself on this CPU. */
+dtnb_cpu_t *dtnb_curcpu(void);
+
+/* --- Trap glue (trap_<build>.c) -----------------------------------------
+ * install/uninstall hook the kernel's DTrace trap entries and put back
+ * exactly what was there.  dtnb_fault_ready says whether a fault in a
+ * nofault primitive comes back to dtnb_fault (else nofault.c refuses every
+ * load rather than risk a panic).  dtnb_space_ok rejects addresses the
+ * build's address layout says cannot be of that space (or are toxic). */
+int dtnb_trap_install(void);
+void dtnb_trap_uninstall(void);
+extern bool dtnb_fault_ready;
+bool dtnb_space_ok(int space, uintptr_t addr, size_t size);
+/* The user registers curlwp entered the kernel with; false if none. */
+bool dtnb_user_regs(isa_regs_t *regs);
+
+/*
+ * A memory fault at pc with fault address *addr (0 when the trap gives
+ * none), taken on this CPU: when a nofault primitive was running there,
+ * returns the fault code the primitive returns, the address to report in
+ * *addr and where to resume in *resume (isa_nofault_pad; the trap glue
+ * stores *addr and the code in ISA_REG_RET0/RET1); else 0.
+ */
+int dtnb_fault(uintptr_t pc, uintptr_t *addr, uintptr_t *resume);
+
+/*
+ * The breakpoint trap: fbt and kinst (the instruction-probe engine, outside
+ * this directory) set this hook.  The trap glue calls it with the
+ * interrupted registers, outside probe context, preemption off; it returns
+ * non-zero when the breakpoint was its own, *regs then being where and how
+ * the thread resumes; zero hands the trap back to the kernel.
+ */
+typedef int (*dtnb_breakpoint_fn_t)(isa_regs_t *regs);
+extern volatile dtnb_breakpoint_fn_t dtnb_breakpoint_hook;
+
+/* --- Providers: register at load, unregister at unload ------------------ */
+int dtnb_profile_init(void);
+int dtnb_profile_fini(void);
+int dtnb_syscall_init(void);
+int dtnb_syscall_fini(void);
+int dtnb_sdt_init(void);
+int dtnb_sdt_fini(void);
+
+/* --- Module life cycle (memory.c, destructive.c) ---------------------------------------- */
+void dtnb_memory_init(void);
+void dtnb_memory_fini(void);
+int dtnb_destructive_init(void);
+void dtnb_destructive_fini(void);
+
+/* --- The dtrace and helper devices (device.c) ---------------------------- */
+int dtnb_device_attach(void);
+int dtnb_device_detach(void);
+
+#endif /* DTNB_NETBSD_IMPL_H */
