@@ -1,0 +1,205 @@
+/*
+ * port/freebsd/trap.c: nofault loads and copies (port.h section 3) and the
+ * two trap hooks FreeBSD's trap code offers DTrace.
+ *
+ * Nofault.  FreeBSD's own dtrace_fuword*() and dtrace_copy*() live in the
+ * dtrace.ko this module replaces, so they are not ours to call.  Loads and
+ * copies run isa/'s primitives, which sit between isa_nofault_begin and
+ * isa_nofault_end and keep nothing on the stack.  trap() calls
+ * dtrace_trap_func (sys/dtrace_bsd.h) for kernel-mode page and protection
+ * faults (amd64 T_PAGEFLT/T_PROTFLT, arm64 data aborts, riscv load/store
+ * faults) before it tries to resolve them; fbsd_trap() claims a fault only
+ * when the faulting PC is inside the primitives, stores the address and the
+ * fault code in the ISA's result registers and resumes at isa_nofault_pad,
+ * so the primitive returns {address, code}.  That needs no per-CPU flag and
+ * no instruction-length decoding (DTrace skips the faulting instruction).
+ *
+ * User addresses are refused at or above VM_MAXUSER_ADDRESS before any load,
+ * and loaded with SMAP opened on amd64 (md_x86_64.c).  Toxic kernel ranges
+ * (device memory mapped in the kernel's address space) are not yet refused:
+ * FreeBSD's dtrace.ko keeps no such list on amd64 either, relying on
+ * privileges.
+ *
+ * Breakpoints.  The kernel calls dtrace_invop_jump_addr for a breakpoint in
+ * kernel mode (amd64: jumps to it from the trap entry with the trapframe on
+ * the stack; arm64/riscv: calls it with the trapframe).  md_<isa>.c sets it
+ * at load and clears it at unload, and routes the trap to fbsd_invop(),
+ * which hands the registers to whatever instruction-probe engine registered
+ * with fbsd_invop_set() (fbt and kinst, not part of this port yet) and
+ * writes back what the engine changed.  With no engine nothing claims the
+ * trap and the kernel treats it as its own (amd64: calltrap).
+ */
+#include "freebsd_impl.h"
+
+#include <vm/vm.h>
+#include <vm/vm_param.h>
+#include <vm/pmap.h>
+
+static dtrace_trap_func_t fbsd_saved_trap_func;
+static volatile fbsd_invop_handler_t fbsd_invop_handler;
+
+static int
+fbsd_trap(struct trapframe *tf, u_int type)
+{
+	uintptr_t pc, addr;
+	int code;
+
+	if ((code = fbsd_md_memfault(tf, type, &pc, &addr)) == 0 || !isa_nofault_contains(pc))
+		return 0;
+	fbsd_md_resume(tf, (uintptr_t)isa_nofault_pad, addr, (uint64_t)code);
+	return 1;
+}
+
+int
+fbsd_trap_init(void)
+{
+	fbsd_saved_trap_func = dtrace_trap_func;
+	dtrace_trap_func = fbsd_trap;
+	fbsd_md_invop_install();
+	return 0;
+}
+
+void
+fbsd_trap_fini(void)
+{
+	fbsd_md_invop_remove();
+	dtrace_trap_func = fbsd_saved_trap_func;
+}
+
+void
+fbsd_invop_set(fbsd_invop_handler_t handler)
+{
+	fbsd_invop_handler = handler;
+}
+
+bool
+fbsd_invop(const struct trapframe *tf, isa_regs_t *regs)
+{
+	fbsd_invop_handler_t h = fbsd_invop_handler;
+	struct fbsd_cpu *fc;
+	bool claimed;
+
+	if (h == NULL)
+		return false;
+	fbsd_md_regs(tf, regs);
+	fc = fbsd_cpu_self();
+	fc->fc_trapregs = regs;
+	claimed = h(regs);
+	fc->fc_trapregs = NULL;
+	return claimed;
+}
+
+static bool
+fbsd_user_range(uintptr_t addr, size_t len)
+{
+	return addr < VM_MAXUSER_ADDRESS && len <= VM_MAXUSER_ADDRESS - addr;
+}
+
+int
+dtrace_port_load(int space, uintptr_t addr, size_t size, uint64_t *val, uintptr_t *fault_addr)
+{
+	isa_nofault_result_t r;
+	register_t s = 0;
+
+	if (space == DTRACE_AS_USER) {
+		if (!fbsd_user_range(addr, size)) {
+			*fault_addr = addr;
+			return DTRACEFLT_BADADDR;
+		}
+		s = fbsd_md_user_open();
+	}
+	switch (size) {
+	case 1:
+		r = isa_nofault_load8(addr);
+		break;
+	case 2:
+		r = isa_nofault_load16(addr);
+		break;
+	case 4:
+		r = isa_nofault_load32(addr);
+		break;
+	default:
+		r = isa_nofault_load64(addr);
+		break;
+	}
+	if (space == DTRACE_AS_USER)
+		fbsd_md_user_close(s);
+	if (r.fault != 0) {
+		*fault_addr = (uintptr_t)r.value;
+		return (int)r.fault;
+	}
+	*val = r.value;
+	return 0;
+}
+
+int
+dtrace_port_copyin(int space, uintptr_t src, void *dst, size_t len, uintptr_t *fault_addr)
+{
+	isa_nofault_result_t r;
+	register_t s = 0;
+
+	if (space == DTRACE_AS_USER) {
+		if (!fbsd_user_range(src, len)) {
+			*fault_addr = src;
+			return DTRACEFLT_BADADDR;
+		}
+		s = fbsd_md_user_open();
+	}
+	r = isa_nofault_copy(dst, src, len);
+	if (space == DTRACE_AS_USER)
+		fbsd_md_user_close(s);
+	if (r.fault != 0) {
+		*fault_addr = (uintptr_t)r.value;
+		return (int)r.fault;
+	}
+	return 0;
+}
+
+int
+dtrace_port_copyinstr(int space, uintptr_t src, char *dst, size_t len, size_t *copied,
+		      uintptr_t *fault_addr)
+{
+	isa_nofault_result_t r;
+	register_t s = 0;
+
+	*copied = 0;
+	if (space == DTRACE_AS_USER) {
+		/* a string may end before the limit: check only its start */
+		if (src >= VM_MAXUSER_ADDRESS) {
+			*fault_addr = src;
+			return DTRACEFLT_BADADDR;
+		}
+		if (len > VM_MAXUSER_ADDRESS - src)
+			len = VM_MAXUSER_ADDRESS - src;
+		s = fbsd_md_user_open();
+	}
+	r = isa_nofault_copystr(dst, src, len);
+	if (space == DTRACE_AS_USER)
+		fbsd_md_user_close(s);
+	if (r.fault != 0) {
+		*fault_addr = (uintptr_t)r.value;
+		return (int)r.fault;
+	}
+	*copied = (size_t)r.value;
+	return 0;
+}
+
+int
+dtrace_port_copyout(const void *src, uintptr_t dst, size_t len, uintptr_t *fault_addr)
+{
+	isa_nofault_result_t r;
+	register_t s;
+
+	if (!fbsd_user_range(dst, len)) {
+		*fault_addr = dst;
+		return DTRACEFLT_BADADDR;
+	}
+	s = fbsd_md_user_open();
+	r = isa_nofault_copy((void *)dst, (uintptr_t)src, len);
+	fbsd_md_user_close(s);
+	if (r.fault != 0) {
+		*fault_addr = (uintptr_t)r.value;
+		return (int)r.fault;
+	}
+	return 0;
+}
