@@ -9,7 +9,7 @@
  * provider cannot leave; whatever was already undone is redone, so a
  * refused unload leaves the module as it was.  Built-in (a rump component)
  * or loaded, the module replaces the system's own DTrace module, whose
- * hooks it refuses to share (trap_<build>.c).
+ * hooks it refuses to share (md_<isa>_trap.c, md_rump.c).
  */
 #include <sys/param.h>
 #include <sys/types.h>

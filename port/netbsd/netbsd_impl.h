@@ -2,11 +2,11 @@
  * port/netbsd/netbsd_impl.h: what the files of the NetBSD backend share.
  *
  * The backend is one kernel module, "dtrace", built three ways from the same
- * sources (see CMakeLists.txt): for amd64 and aarch64 against the NetBSD
- * 7.99 kernel headers of ../shared/sysroots/netbsd, and as a component of
- * the NetBSD rump kernel of ../shared/rump.  What differs between the three
- * is the trap glue and text patching, one file each (trap_<build>.c,
- * text_<isa>.c); everything else is the same code.
+ * sources: for amd64 and aarch64 against the NetBSD 7.99 kernel headers of
+ * ../shared/sysroots/netbsd (ci/kernel-modules.sh), and as a component of
+ * the NetBSD rump kernel of ../shared/rump (rump/build-component.sh).  What
+ * differs between the three is in the md_<isa>_*.c files (md_rump.c for
+ * the rump kernel): trap glue and text patching; the rest is the same code.
  *
  * Per-CPU state.  dtnb_cpus[] is indexed by cpu_index(), dense from 0 below
  * ncpu: the core's CPU id.  A CPU's entry is written only by that CPU with
@@ -34,7 +34,7 @@ extern uint32_t dtnb_ncpus;
 /* The calling CPU's entry; the caller keeps itself on this CPU. */
 dtnb_cpu_t *dtnb_curcpu(void);
 
-/* --- Trap glue (trap_<build>.c) -----------------------------------------
+/* --- Trap glue (md_<isa>_trap.c, md_rump.c) -----------------------------------------
  * install/uninstall hook the kernel's DTrace trap entries and put back
  * exactly what was there.  dtnb_fault_ready says whether a fault in a
  * nofault primitive comes back to dtnb_fault (else nofault.c refuses every

@@ -5,11 +5,11 @@
  * Host-side code, used by libdtrace's rump backend
  * (userland/libdtrace/dt_backend_rump.c) and the rump tests.  It loads
  * the rump kernel's libraries and the module component (librumpdtrace.so,
- * built by ../build.sh) with dlopen, so nothing links against them and a
+ * built by build-component.sh) with dlopen, so nothing links against them and a
  * tree without ../shared/rump still builds; boots the kernel with N
  * virtual CPUs; makes /dev/dtrace/dtrace and /dev/dtrace/helper; and
  * routes the host signals that kernel faults become to the module's
- * nofault handler (trap_rump.c).  rump_sys_* return -1 and set errno to
+ * nofault handler (../md_rump.c).  rump_sys_* return -1 and set errno to
  * NetBSD's number on failure.
  */
 #ifndef DTRACE_RUMP_HOST_H

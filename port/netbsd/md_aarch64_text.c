@@ -1,5 +1,5 @@
 /*
- * port/netbsd/text_aarch64.c: writing kernel text on aarch64 (port.h §4).
+ * port/netbsd/md_aarch64_text.c: writing kernel text on aarch64 (port.h §4).
  *
  * NetBSD's fbt writes aarch64 text with the debugger's db_write_bytes()
  * (ddb/db_access.h), which knows how to reach a read-only kernel mapping,

@@ -1,5 +1,5 @@
 /*
- * port/netbsd/include/: the C headers the OS-neutral core and xxhash.h ask
+ * port/netbsd/std/: the C headers the OS-neutral core and xxhash.h ask
  * for, answered from the NetBSD kernel's own headers (a kernel build has no
  * C library).  Only kernel builds of port/netbsd put this directory on the
  * include path.

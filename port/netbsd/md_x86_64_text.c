@@ -1,5 +1,5 @@
 /*
- * port/netbsd/text_x86_64.c: writing kernel text on amd64 (port.h §4).
+ * port/netbsd/md_x86_64_text.c: writing kernel text on amd64 (port.h §4).
  *
  * NetBSD 7.99 maps kernel text read-only and honours it in ring 0 through
  * CR0.WP, so the store is made with this CPU's interrupts off and WP clear,

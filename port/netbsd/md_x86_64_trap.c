@@ -1,5 +1,5 @@
 /*
- * port/netbsd/trap_x86_64.c: the amd64 kernel's DTrace trap hooks.
+ * port/netbsd/md_x86_64_trap.c: the amd64 kernel's DTrace trap hooks.
  *
  * Two hooks, both installed at load only if free (another DTrace module
  * owns them otherwise) and put back exactly at unload:
@@ -8,7 +8,7 @@
  *    primitive goes to its landing pad with the address (%cr2 for a page
  *    fault) in %rax and DTRACEFLT_BADADDR in %rdx (isa/x86_64/nofault.S).
  *  - dtrace_invop_jump_addr (amd64_trap.S, no header): where the int3
- *    vector jumps with the trap frame; see invop_x86_64.S.  dtnb_invop()
+ *    vector jumps with the trap frame; see md_x86_64_invop.S.  dtnb_invop()
  *    hands the registers to dtnb_breakpoint_hook (fbt, kinst), publishing
  *    them for stack() and arguments meanwhile.
  */
@@ -28,11 +28,11 @@
 
 /* Defined in the kernel's amd64_trap.S under KDTRACE_HOOKS. */
 extern void *dtrace_invop_jump_addr;
-/* invop_x86_64.S */
+/* md_x86_64_invop.S */
 void dtnb_invop_entry(void);
 int dtnb_invop(struct trapframe *tf);
 
-/* The offsets invop_x86_64.S uses. */
+/* The offsets md_x86_64_invop.S uses. */
 CTASSERT(offsetof(struct trapframe, tf_rdi) == 0);
 CTASSERT(offsetof(struct trapframe, tf_r10) == 24);
 CTASSERT(offsetof(struct trapframe, tf_rcx) == 80);

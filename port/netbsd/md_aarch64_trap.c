@@ -1,5 +1,5 @@
 /*
- * port/netbsd/trap_aarch64.c: trap glue for NetBSD 7.99 on aarch64.
+ * port/netbsd/md_aarch64_trap.c: trap glue for NetBSD 7.99 on aarch64.
  *
  * There is none to hook.  The aarch64 kernel of 7.99 (evbarm64, an early
  * port) defines neither dtrace_trap_func nor dtrace_invop_jump_addr (only

@@ -1,5 +1,5 @@
 /*
- * port/netbsd/invop_x86_64.S: the kernel breakpoint entry on amd64.
+ * port/netbsd/md_x86_64_invop.S: the kernel breakpoint entry on amd64.
  *
  * NetBSD's int3 vector (amd64_trap.S, KDTRACE_HOOKS) builds a full struct
  * trapframe, enables interrupts and, when dtrace_invop_jump_addr is set,
@@ -8,12 +8,12 @@
  *  - the frame is first moved DTNB_FRAME_MOVE bytes down the stack, so
  *    that whatever the probe's emulation stores just below the interrupted
  *    %rsp (a push) cannot land on the frame we return through;
- *  - dtnb_invop(frame) (trap_x86_64.c) decides; 0 gives the trap back to
+ *  - dtnb_invop(frame) (md_x86_64_trap.c) decides; 0 gives the trap back to
  *    the kernel (calltrap, which accepts the frame anywhere on the stack);
  *  - otherwise the registers are reloaded from the frame, which dtnb_invop
  *    updated, and iretq resumes the kernel where and as it says.
  * Offsets of struct trapframe (machine/frame_regs.h) are checked against
- * the header by CTASSERTs in trap_x86_64.c.
+ * the header by CTASSERTs in md_x86_64_trap.c.
  */
 #define TF_RDI 0
 #define TF_RSI 8

@@ -1,5 +1,5 @@
 /*
- * port/netbsd/trap_rump.c: trap glue for the rump kernel build.
+ * port/netbsd/md_rump.c: trap glue for the rump kernel build.
  *
  * A rump kernel has no trap(): a fault in kernel code is a signal to the
  * host process (../shared/rump/README.md).  So the fault route is the
