@@ -1,5 +1,5 @@
 /*
- * port/freebsd/thread.c: the current thread, stacks, arguments and
+ * port/freebsd/thread.c: the current thread, where stacks start, and
  * destructive actions (port.h sections 7, 8 and 9) on FreeBSD.
  *
  * Facts come from curthread and its process, read without locks as
@@ -10,24 +10,22 @@
  * in cpu_ticks() (td_runtime plus the time since the last switch), at the
  * resolution cputick2usec gives.
  *
- * Kernel stacks walk frame pointers from dtrace_probe()'s frame, recorded
- * at probe entry (cpu.c), or from the registers of a breakpoint trap;
- * user stacks walk from the thread's user trapframe (td_frame) reading
- * every frame with dtrace_port_load(DTRACE_AS_USER), so a forged frame
- * pointer cannot make the walk read kernel memory.
+ * Stacks, arguments and uregs[] are kernel/stack.c's: kernel stacks start at
+ * dtrace_probe()'s frame, recorded at probe entry (cpu.c), or at the
+ * registers of a breakpoint trap (trap.c); user stacks at the thread's user
+ * trapframe (td_frame).
  *
  * raise() and stop() are posted: the signal is delivered by a timer within
  * a tick (kern_psignal takes the process lock, which probe context may not).
  */
 #include "freebsd_impl.h"
+#include "kernel_port.h"
 
 #include <sys/kdb.h>
 #include <sys/smp.h>
 #include <machine/atomic.h>
 #include <sys/signalvar.h>
 #include <sys/ucred.h>
-
-#define FBSD_USTACK_MAX 512 /* bound of a user walk */
 
 static bool
 fbsd_in_intr(void)
@@ -92,67 +90,24 @@ dtrace_port_curproc_progenyof(uint64_t pid)
 	return pid == 0;
 }
 
-/* --- Kernel stacks -------------------------------------------------------- */
+/* --- What kernel/stack.c walks from ------------------------------------------ */
 
-static int
-fbsd_kstack(uint64_t *pcs, int max, int aframes)
+const isa_regs_t *
+kern_trap_regs(void)
 {
-	const struct fbsd_cpu *fc = fbsd_cpu_self();
-	const isa_regs_t *rp = fc->fc_trapregs;
-	uintptr_t fp;
-	int n = 0;
-
-	if (max <= 0)
-		return 0;
-	if (rp != NULL) {
-		/* a breakpoint probe: the probed PC, then its callers */
-		if (pcs != NULL)
-			pcs[0] = isa_regs_pc(rp);
-		return 1 + isa_fp_walk((uintptr_t)isa_regs_fp(rp), pcs != NULL ? pcs + 1 : NULL,
-				       max - 1);
-	}
-	fp = fc->fc_probe_fp;
-	if (fp == 0)
-		fp = (uintptr_t)__builtin_frame_address(0);
-	if ((fp = isa_fp_skip(fp, aframes)) != 0)
-		n = isa_fp_walk(fp, pcs, max);
-	return n;
+	return fbsd_cpu_self()->fc_trapregs;
 }
 
-int
-dtrace_port_getpcstack(uint64_t *pcs, int max, int aframes)
+uintptr_t
+kern_probe_fp(void)
 {
-	int n = fbsd_kstack(pcs, max, aframes);
-
-	for (int i = n; i < max; i++)
-		pcs[i] = 0;
-	return n;
+	return fbsd_cpu_self()->fc_probe_fp;
 }
 
-int
-dtrace_port_getstackdepth(int aframes)
-{
-	return fbsd_kstack(NULL, FBSD_USTACK_MAX, aframes);
-}
+/* --- User registers (kernel/ustack.c walks from them) ----------------------- */
 
-uint64_t
-dtrace_port_caller(int aframes)
-{
-	uint64_t pc = 0;
-	const isa_regs_t *rp = fbsd_cpu_self()->fc_trapregs;
-
-	if (rp != NULL)
-		return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
-	if (fbsd_kstack(&pc, 1, aframes + 1) != 1)
-		return 0;
-	return pc;
-}
-
-/* --- User stacks and registers -------------------------------------------- */
-
-/* The interrupted user registers, if the thread came from user mode. */
-static bool
-fbsd_uregs(isa_regs_t *regs)
+bool
+kern_user_regs(isa_regs_t *regs)
 {
 	struct thread *td = curthread;
 
@@ -160,88 +115,6 @@ fbsd_uregs(isa_regs_t *regs)
 		return false;
 	fbsd_md_regs(td->td_frame, regs);
 	return true;
-}
-
-static int
-fbsd_ustack(uint64_t *pcs, int max)
-{
-	isa_regs_t regs;
-	uintptr_t fp, fault;
-	uint64_t ra, next;
-	int n = 0;
-
-	if (max <= 0 || !fbsd_uregs(&regs))
-		return 0;
-	if (pcs != NULL)
-		pcs[n] = isa_regs_pc(&regs);
-	n++;
-	fp = (uintptr_t)isa_regs_fp(&regs);
-	while (n < max && fp >= ISA_FRAME_FP_MIN && (fp & 7) == 0) {
-		if (dtrace_port_load(DTRACE_AS_USER, fp + ISA_FRAME_RA_OFF, 8, &ra, &fault) != 0 ||
-		    dtrace_port_load(DTRACE_AS_USER, fp + ISA_FRAME_FP_OFF, 8, &next, &fault) != 0 ||
-		    ra == 0)
-			break;
-		if (pcs != NULL)
-			pcs[n] = ra;
-		n++;
-		if (next <= fp)
-			break;
-		fp = (uintptr_t)next;
-	}
-	return n;
-}
-
-int
-dtrace_port_getustack(uint64_t *pcs, int max)
-{
-	int n;
-
-	if (max <= 0)
-		return 0;
-	pcs[0] = fbsd_in_intr() ? 0 : (uint64_t)curthread->td_proc->p_pid;
-	n = fbsd_ustack(pcs + 1, max - 1);
-	for (int i = n + 1; i < max; i++)
-		pcs[i] = 0;
-	return n;
-}
-
-int
-dtrace_port_getustackdepth(void)
-{
-	return fbsd_ustack(NULL, FBSD_USTACK_MAX);
-}
-
-uint64_t
-dtrace_port_ucaller(void)
-{
-	uint64_t pcs[2] = {0, 0};
-
-	return fbsd_ustack(pcs, 2) == 2 ? pcs[1] : 0;
-}
-
-uint64_t
-dtrace_port_getreg(unsigned reg, bool *ok)
-{
-	isa_regs_t regs;
-
-	if (!fbsd_uregs(&regs)) {
-		*ok = false;
-		return 0;
-	}
-	return isa_uregs_get(&regs, reg, ok);
-}
-
-/* Arguments beyond those the provider passed: from a breakpoint's registers
- * (the probed function's argument registers), else unknown. */
-uint64_t
-dtrace_port_getarg(int n, int aframes)
-{
-	const isa_regs_t *rp = fbsd_cpu_self()->fc_trapregs;
-
-	(void)aframes;
-	if (rp == NULL || n < 0 || (unsigned)n >= isa_narg_regs)
-		return 0;
-	return rp->r[isa_arg_regs[n]];
 }
 
 /* --- Destructive actions ---------------------------------------------------- */

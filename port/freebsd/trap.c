@@ -1,10 +1,10 @@
 /*
- * port/freebsd/trap.c: nofault loads and copies (port.h section 3) and the
- * two trap hooks FreeBSD's trap code offers DTrace.
+ * port/freebsd/trap.c: the two trap hooks FreeBSD's trap code offers DTrace,
+ * and what kernel/nofault.c needs to run port.h's nofault loads (section 3).
  *
  * Nofault.  FreeBSD's own dtrace_fuword*() and dtrace_copy*() live in the
  * dtrace.ko this module replaces, so they are not ours to call.  Loads and
- * copies run isa/'s primitives, which sit between isa_nofault_begin and
+ * copies (kernel/nofault.c) run isa/'s primitives, which sit between isa_nofault_begin and
  * isa_nofault_end and keep nothing on the stack.  trap() calls
  * dtrace_trap_func (sys/dtrace_bsd.h) for kernel-mode page and protection
  * faults (amd64 T_PAGEFLT/T_PROTFLT, arm64 data aborts, riscv load/store
@@ -30,6 +30,7 @@
  * trap and the kernel treats it as its own (amd64: calltrap).
  */
 #include "freebsd_impl.h"
+#include "kernel_port.h"
 
 #include <vm/vm.h>
 #include <vm/vm_param.h>
@@ -89,117 +90,23 @@ fbsd_invop(const struct trapframe *tf, isa_regs_t *regs)
 	return claimed;
 }
 
-static bool
-fbsd_user_range(uintptr_t addr, size_t len)
+uintptr_t
+kern_user_limit(void)
 {
-	return addr < VM_MAXUSER_ADDRESS && len <= VM_MAXUSER_ADDRESS - addr;
+	return VM_MAXUSER_ADDRESS;
 }
 
-int
-dtrace_port_load(int space, uintptr_t addr, size_t size, uint64_t *val, uintptr_t *fault_addr)
+/* Faults resume at the pad with their result: only user access to open. */
+uintptr_t
+kern_nofault_enter(int space)
 {
-	isa_nofault_result_t r;
-	register_t s = 0;
+	return space == DTRACE_AS_USER ? (uintptr_t)fbsd_md_user_open() : 0;
+}
 
-	if (space == DTRACE_AS_USER) {
-		if (!fbsd_user_range(addr, size)) {
-			*fault_addr = addr;
-			return DTRACEFLT_BADADDR;
-		}
-		s = fbsd_md_user_open();
-	}
-	switch (size) {
-	case 1:
-		r = isa_nofault_load8(addr);
-		break;
-	case 2:
-		r = isa_nofault_load16(addr);
-		break;
-	case 4:
-		r = isa_nofault_load32(addr);
-		break;
-	default:
-		r = isa_nofault_load64(addr);
-		break;
-	}
+void
+kern_nofault_exit(int space, uintptr_t cookie, isa_nofault_result_t *r)
+{
+	(void)r;
 	if (space == DTRACE_AS_USER)
-		fbsd_md_user_close(s);
-	if (r.fault != 0) {
-		*fault_addr = (uintptr_t)r.value;
-		return (int)r.fault;
-	}
-	*val = r.value;
-	return 0;
-}
-
-int
-dtrace_port_copyin(int space, uintptr_t src, void *dst, size_t len, uintptr_t *fault_addr)
-{
-	isa_nofault_result_t r;
-	register_t s = 0;
-
-	if (space == DTRACE_AS_USER) {
-		if (!fbsd_user_range(src, len)) {
-			*fault_addr = src;
-			return DTRACEFLT_BADADDR;
-		}
-		s = fbsd_md_user_open();
-	}
-	r = isa_nofault_copy(dst, src, len);
-	if (space == DTRACE_AS_USER)
-		fbsd_md_user_close(s);
-	if (r.fault != 0) {
-		*fault_addr = (uintptr_t)r.value;
-		return (int)r.fault;
-	}
-	return 0;
-}
-
-int
-dtrace_port_copyinstr(int space, uintptr_t src, char *dst, size_t len, size_t *copied,
-		      uintptr_t *fault_addr)
-{
-	isa_nofault_result_t r;
-	register_t s = 0;
-
-	*copied = 0;
-	if (space == DTRACE_AS_USER) {
-		/* a string may end before the limit: check only its start */
-		if (src >= VM_MAXUSER_ADDRESS) {
-			*fault_addr = src;
-			return DTRACEFLT_BADADDR;
-		}
-		if (len > VM_MAXUSER_ADDRESS - src)
-			len = VM_MAXUSER_ADDRESS - src;
-		s = fbsd_md_user_open();
-	}
-	r = isa_nofault_copystr(dst, src, len);
-	if (space == DTRACE_AS_USER)
-		fbsd_md_user_close(s);
-	if (r.fault != 0) {
-		*fault_addr = (uintptr_t)r.value;
-		return (int)r.fault;
-	}
-	*copied = (size_t)r.value;
-	return 0;
-}
-
-int
-dtrace_port_copyout(const void *src, uintptr_t dst, size_t len, uintptr_t *fault_addr)
-{
-	isa_nofault_result_t r;
-	register_t s;
-
-	if (!fbsd_user_range(dst, len)) {
-		*fault_addr = dst;
-		return DTRACEFLT_BADADDR;
-	}
-	s = fbsd_md_user_open();
-	r = isa_nofault_copy((void *)dst, (uintptr_t)src, len);
-	fbsd_md_user_close(s);
-	if (r.fault != 0) {
-		*fault_addr = (uintptr_t)r.value;
-		return (int)r.fault;
-	}
-	return 0;
+		fbsd_md_user_close((register_t)cookie);
 }
