@@ -8,6 +8,9 @@
  * defers them in software, aarch64 masks them) through a KPI that also
  * exists in a rump kernel, where a privileged instruction would fault.
  *
+ * Also here: the per-CPU facts kernel/kernel_port.h asks for, and the
+ * decision every build's fault route makes (dtnb_fault).
+ *
  * Cross-calls are xc_broadcast/xc_unicast with xc_wait.  NetBSD runs a
  * low-priority cross-call in a per-CPU kernel thread with interrupts
  * enabled, so the function is wrapped at splhigh to exclude probes on that
@@ -30,6 +33,46 @@ dtnb_cpu_t *
 dtnb_curcpu(void)
 {
 	return &dtnb_cpus[cpu_index(curcpu())];
+}
+
+/* kernel/kernel_port.h: what kernel/stack.c and kernel/nofault.c ask. */
+const isa_regs_t *
+kern_trap_regs(void)
+{
+	return dtnb_curcpu()->dc_regs;
+}
+
+uintptr_t
+kern_probe_fp(void)
+{
+	return dtnb_curcpu()->dc_probe_fp;
+}
+
+/* NetBSD's trap glue resumes a faulting primitive at its landing pad with
+ * the result in place, and no processor here guards user access: nothing
+ * to do around a primitive. */
+uintptr_t
+kern_nofault_enter(int space)
+{
+	(void)space;
+	return 0;
+}
+
+void
+kern_nofault_exit(int space, uintptr_t cookie, isa_nofault_result_t *r)
+{
+	(void)space;
+	(void)cookie;
+	(void)r;
+}
+
+int
+dtnb_fault(uintptr_t pc, uintptr_t *resume)
+{
+	if (!isa_nofault_contains(pc))
+		return 0;
+	*resume = (uintptr_t)isa_nofault_pad;
+	return DTRACEFLT_BADADDR;
 }
 
 bool

@@ -11,51 +11,74 @@
  * trap frame.  Kernel text is the host's read-only library text and the
  * build has no KDTRACE_HOOKS: there is no breakpoint route, no text
  * patching, no user registers and no SDT link sets.
+ *
+ * Time comes from the host (the rumpuser_clock_gettime hypercall) rather
+ * than from the kernel's timecounter, which in a rump kernel counts the
+ * clock thread's ticks: 10 ms steps, and none at all while a probe holds
+ * the CPU the clock thread runs on (chill() would spin for ever).
  */
 #include <sys/param.h>
 #include <sys/types.h>
 #include <sys/systm.h>
+#include <rump/rumpuser.h>
 
 #include "netbsd_impl.h"
 
-bool dtnb_fault_ready;
+static uint64_t
+dtnb_host_clock(int which)
+{
+	int64_t sec = 0;
+	long nsec = 0;
+
+	(void)rumpuser_clock_gettime(which, &sec, &nsec);
+	return (uint64_t)sec * 1000000000ULL + (uint64_t)nsec;
+}
+
+uint64_t
+dtrace_port_gethrtime(void)
+{
+	return dtnb_host_clock(RUMPUSER_CLOCK_ABSMONO);
+}
+
+uint64_t
+dtrace_port_getwalltime(void)
+{
+	return dtnb_host_clock(RUMPUSER_CLOCK_RELWALL);
+}
 
 /* Called by the host's signal handler on the faulting thread. */
-int dtrace_rump_fault(uintptr_t pc, uintptr_t *addr, uintptr_t *resume);
+int dtrace_rump_fault(uintptr_t pc, uintptr_t *resume);
 
 int
-dtrace_rump_fault(uintptr_t pc, uintptr_t *addr, uintptr_t *resume)
+dtrace_rump_fault(uintptr_t pc, uintptr_t *resume)
 {
-	return dtnb_fault(pc, addr, resume);
+	return dtnb_fault(pc, resume);
 }
 
 bool
-dtnb_user_regs(isa_regs_t *regs)
+kern_user_regs(isa_regs_t *regs)
 {
 	(void)regs;
 	return false;
 }
 
-bool
-dtnb_space_ok(int space, uintptr_t addr, size_t size)
+/* The "user" memory of the rump kernel's local process is the host
+ * process's own: any address. */
+uintptr_t
+kern_user_limit(void)
 {
-	/* One host address space; the first page is never mapped. */
-	(void)space;
-	(void)size;
-	return addr >= 4096;
+	return UINTPTR_MAX;
 }
 
 int
 dtnb_trap_install(void)
 {
-	dtnb_fault_ready = true;
 	return 0;
 }
 
 void
 dtnb_trap_uninstall(void)
 {
-	dtnb_fault_ready = false;
 }
 
 int

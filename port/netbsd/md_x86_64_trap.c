@@ -15,6 +15,7 @@
 #include <sys/param.h>
 #include <sys/types.h>
 #include <sys/systm.h>
+#include <sys/cpu.h>
 #include <sys/dtrace_bsd.h>
 #include <sys/lwp.h>
 #include <sys/proc.h>
@@ -74,16 +75,22 @@ dtnb_regs2tf(const isa_regs_t *r, struct trapframe *tf)
 
 static dtrace_trap_func_t dtnb_saved_trap;
 static void *dtnb_saved_jump;
-bool dtnb_fault_ready;
 
+/* A #GP (a non-canonical address) has no fault address: report where the
+ * primitive was reading, %rdi for a load, %rsi for a copy. */
 static int
 dtnb_trap(struct trapframe *tf, u_int type)
 {
-	uintptr_t addr = type == T_PAGEFLT ? (uintptr_t)rcr2() : 0, resume;
+	uintptr_t addr, resume;
 	int code;
 
-	if ((code = dtnb_fault((uintptr_t)tf->tf_rip, &addr, &resume)) == 0)
+	if ((code = dtnb_fault((uintptr_t)tf->tf_rip, &resume)) == 0)
 		return 0;
+	if (type == T_PAGEFLT)
+		addr = (uintptr_t)rcr2();
+	else
+		addr = (uintptr_t)(tf->tf_rip >= (register_t)(uintptr_t)isa_nofault_copy ?
+					   tf->tf_rsi : tf->tf_rdi);
 	tf->tf_rax = (register_t)addr;
 	tf->tf_rdx = code;
 	tf->tf_rip = (register_t)resume;
@@ -113,24 +120,20 @@ dtnb_invop(struct trapframe *tf)
 }
 
 bool
-dtnb_user_regs(isa_regs_t *regs)
+kern_user_regs(isa_regs_t *regs)
 {
 	struct lwp *l = curlwp;
 
-	if (l->l_proc == &proc0 || l->l_md.md_regs == NULL)
+	if (cpu_intr_p() || l->l_proc == &proc0 || l->l_md.md_regs == NULL)
 		return false;
 	dtnb_tf2regs(l->l_md.md_regs, regs);
 	return true;
 }
 
-bool
-dtnb_space_ok(int space, uintptr_t addr, size_t size)
+uintptr_t
+kern_user_limit(void)
 {
-	/* A kernel load never reads the user half (copyin is for that);
-	 * a user load never reaches the kernel's. */
-	if (space == DTRACE_AS_USER)
-		return addr + size <= VM_MAXUSER_ADDRESS;
-	return addr >= VM_MIN_KERNEL_ADDRESS;
+	return VM_MAXUSER_ADDRESS;
 }
 
 int
@@ -142,14 +145,12 @@ dtnb_trap_install(void)
 	dtnb_saved_jump = dtrace_invop_jump_addr;
 	dtrace_trap_func = dtnb_trap;
 	dtrace_invop_jump_addr = (void *)dtnb_invop_entry;
-	dtnb_fault_ready = true;
 	return 0;
 }
 
 void
 dtnb_trap_uninstall(void)
 {
-	dtnb_fault_ready = false;
 	dtrace_invop_jump_addr = dtnb_saved_jump;
 	dtrace_trap_func = dtnb_saved_trap;
 }

@@ -17,11 +17,10 @@
 
 #include "dtrace.h"
 #include "isa.h"
+#include "kernel_port.h"
 
 typedef struct dtnb_cpu {
 	volatile int dc_inprobe;     /* in probe context (recursion guard) */
-	volatile int dc_nofault;     /* a nofault primitive is running */
-	volatile uintptr_t dc_nfaddr; /* the address it was given */
 	const isa_regs_t *dc_regs;   /* interrupted registers, during a trap */
 	uintptr_t dc_probe_fp;	     /* frame of dtrace_probe, in probe context */
 	int dc_sigpid;		     /* raise()/stop() posted for this process */
@@ -34,27 +33,21 @@ extern uint32_t dtnb_ncpus;
 /* The calling CPU's entry; the caller keeps itself on this CPU. */
 dtnb_cpu_t *dtnb_curcpu(void);
 
-/* --- Trap glue (md_<isa>_trap.c, md_rump.c) -----------------------------------------
+/* --- Trap glue (md_<isa>_trap.c, md_rump.c) ------------------------------
  * install/uninstall hook the kernel's DTrace trap entries and put back
- * exactly what was there.  dtnb_fault_ready says whether a fault in a
- * nofault primitive comes back to dtnb_fault (else nofault.c refuses every
- * load rather than risk a panic).  dtnb_space_ok rejects addresses the
- * build's address layout says cannot be of that space (or are toxic). */
+ * exactly what was there.  They also define kern_user_limit() and
+ * kern_user_regs() of kernel/kernel_port.h; the nofault loads and stacks
+ * themselves are kernel/nofault.c and kernel/stack.c. */
 int dtnb_trap_install(void);
 void dtnb_trap_uninstall(void);
-extern bool dtnb_fault_ready;
-bool dtnb_space_ok(int space, uintptr_t addr, size_t size);
-/* The user registers curlwp entered the kernel with; false if none. */
-bool dtnb_user_regs(isa_regs_t *regs);
 
 /*
- * A memory fault at pc with fault address *addr (0 when the trap gives
- * none), taken on this CPU: when a nofault primitive was running there,
- * returns the fault code the primitive returns, the address to report in
- * *addr and where to resume in *resume (isa_nofault_pad; the trap glue
- * stores *addr and the code in ISA_REG_RET0/RET1); else 0.
+ * A memory fault at pc with fault address addr: when pc is in a nofault
+ * primitive of isa/ (only DTrace runs them), returns the fault code the
+ * primitive is to return and where to resume (isa_nofault_pad; the trap
+ * glue stores addr and the code in ISA_REG_RET0/RET1); else 0.
  */
-int dtnb_fault(uintptr_t pc, uintptr_t *addr, uintptr_t *resume);
+int dtnb_fault(uintptr_t pc, uintptr_t *resume);
 
 /*
  * The breakpoint trap: fbt and kinst (the instruction-probe engine, outside
@@ -65,6 +58,11 @@ int dtnb_fault(uintptr_t pc, uintptr_t *addr, uintptr_t *resume);
  */
 typedef int (*dtnb_breakpoint_fn_t)(isa_regs_t *regs);
 extern volatile dtnb_breakpoint_fn_t dtnb_breakpoint_hook;
+
+/* A dtrace_port_timer whose thread runs on ci (NULL: any CPU), timer.c. */
+struct cpu_info;
+dtrace_port_timer_t *dtnb_timer_start_on(struct cpu_info *ci, uint64_t interval_ns,
+					 void (*fn)(void *), void *arg);
 
 /* --- Providers: register at load, unregister at unload ------------------ */
 int dtnb_profile_init(void);

@@ -24,8 +24,9 @@ dtrace_rump_t dtrace_rump;
 
 static int (*rh_mknod)(const char *, unsigned, uint64_t);
 static int (*rh_mkdir)(const char *, unsigned);
-static int (*rh_fault)(uintptr_t pc, uintptr_t *addr, uintptr_t *resume);
+static int (*rh_fault)(uintptr_t pc, uintptr_t *resume);
 static const int *rh_cmajor;
+static void *rh_copy; /* the first copying primitive, after the loads */
 static int rh_booted; /* 0 not yet, 1 up, -1 failed */
 static char rh_why[256];
 
@@ -43,7 +44,12 @@ rh_signal(int sig, siginfo_t *si, void *ucv)
 	uintptr_t addr = (uintptr_t)si->si_addr, resume;
 	int code;
 
-	if (rh_fault != NULL && (code = rh_fault((uintptr_t)r[REG_RIP], &addr, &resume)) != 0) {
+	if (rh_fault != NULL && (code = rh_fault((uintptr_t)r[REG_RIP], &resume)) != 0) {
+		/* Linux gives no address for a #GP (a non-canonical one): report
+		 * where the primitive was reading, as the amd64 kernel glue does. */
+		if (addr == 0)
+			addr = (uintptr_t)(r[REG_RIP] >= (greg_t)(uintptr_t)rh_copy ? r[REG_RSI]
+										     : r[REG_RDI]);
 		r[REG_RAX] = (greg_t)addr;
 		r[REG_RDX] = code;
 		r[REG_RIP] = (greg_t)resume;
@@ -126,8 +132,8 @@ dtrace_rump_boot(const char *libdir, const char *component, int ncpus, char *why
 		rh_mknod = (int (*)(const char *, unsigned, uint64_t))rh_sym("rump___sysimpl_mknod50");
 		rh_mkdir = (int (*)(const char *, unsigned))rh_sym("rump___sysimpl_mkdir");
 		rh_cmajor = (const int *)rh_sym("rumpns_dtnb_cmajor");
-		rh_fault = (int (*)(uintptr_t, uintptr_t *, uintptr_t *))rh_sym(
-			"rumpns_dtrace_rump_fault");
+		rh_fault = (int (*)(uintptr_t, uintptr_t *))rh_sym("rumpns_dtrace_rump_fault");
+		rh_copy = rh_sym("rumpns_isa_nofault_copy");
 		if (rh_why[0] != '\0')
 			goto out;
 		memset(&sa, 0, sizeof(sa));
