@@ -1,12 +1,5 @@
 /*
- * port/netbsd/thread.c: time and the current thread (port.h §6, §7).
- *
- * Time is the kernel's timecounter: nanouptime() for `timestamp` and
- * nanotime() for `walltimestamp`.  Both read the current timehands
- * lock-free (the generation check of kern_tc.c), so they are safe at any
- * IPL, and they exist in a rump kernel too (there backed by the host's
- * clock_gettime).  NetBSD's own DTrace reads the TSC on amd64; the
- * timecounter costs a little more and needs no per-CPU skew table.
+ * port/netbsd/thread.c: the current thread (port.h §7).
  *
  * Thread facts come from curlwp and its process.  In a hard interrupt
  * (cpu_intr_p()) the facts are those of no thread, as port.h asks: pid,
@@ -25,30 +18,6 @@
 
 #include "netbsd_impl.h"
 
-static uint64_t
-dtnb_ts2ns(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
-}
-
-uint64_t
-dtrace_port_gethrtime(void)
-{
-	struct timespec ts;
-
-	nanouptime(&ts);
-	return dtnb_ts2ns(&ts);
-}
-
-uint64_t
-dtrace_port_getwalltime(void)
-{
-	struct timespec ts;
-
-	nanotime(&ts);
-	return dtnb_ts2ns(&ts);
-}
-
 /* Run time of l: what it accumulated at switches plus the current run. */
 static uint64_t
 dtnb_vtime(struct lwp *l)
@@ -62,7 +31,7 @@ dtnb_vtime(struct lwp *l)
 		bintime_add(&run, &now);
 	}
 	bintime2timespec(&run, &ts);
-	return dtnb_ts2ns(&ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t

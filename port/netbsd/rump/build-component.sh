@@ -12,8 +12,10 @@
 #     pointers (stack() walks them);
 #   - the C names the OS-neutral files include answered by port/netbsd/std/
 #     over the rump kernel's own headers;
-#   - the port's md_rump.c instead of the md_<isa>_* files, and no sdt.c
-#     (librump has no SDT link sets);
+#   - the port's md_rump.c instead of the md_<isa>_* files, clock.c (the
+#     rump kernel's timecounter ticks at hz: md_rump.c reads the host's
+#     clock through the rumpuser hypercall, RUMPDIR/include/rump/rumpuser.h)
+#     and sdt.c (librump has no SDT link sets);
 #   - each object renamed into the rump namespace (RUMPDIR/kernel/
 #     rumpns-rename.sh), then linked as a shared object that needs librump.
 # XXHASH is the path of xxhash.h.  CC defaults to gcc; NM and OBJCOPY are
@@ -30,7 +32,8 @@ mkdir -p "$OUT/obj" "$OUT/xxhash"
 rm -f "$OUT"/obj/*.o
 ln -sf "$XXHASH" "$OUT/xxhash/xxhash.h"
 KFLAGS="$("$RUMP/kernel/cflags.sh") -Wall -Werror -fno-omit-frame-pointer"
-INC="-I$P -I$P/std -I$SRC/core -I$SRC/kernel -I$SRC/isa -I$SRC/isa/x86_64 -I$OUT/xxhash"
+INC="-I$P -I$P/std -I$SRC/core -I$SRC/kernel -I$SRC/isa -I$SRC/isa/x86_64 -I$OUT/xxhash
+	-I$RUMP/include"
 
 n=0
 compile() {
@@ -42,7 +45,7 @@ for f in $(find "$SRC/core" "$SRC/kernel" -name '*.c' | sort); do compile "$f"; 
 for f in "$P"/*.c "$P"/*.S; do
 	case $(basename "$f") in
 	md_rump.c) compile "$f" ;;
-	md_* | sdt.c) ;;
+	md_* | clock.c | sdt.c) ;;
 	*) compile "$f" ;;
 	esac
 done
