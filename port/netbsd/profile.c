@@ -4,7 +4,7 @@
  *
  * The clock is a dtrace_port_timer per enabled probe (timer.c: a kernel
  * thread on the kernel's tick, hz resolution, shorter intervals kept in
- * bursts).  tick-N fires in that thread; profile-N fires on every CPU
+ * bursts).  tick-N fires in that thread, bound to CPU 0; profile-N fires on every CPU
  * through an xc_broadcast, whose function runs on each CPU in turn.  No
  * interrupt is taken, so the interrupted PCs (arg0, arg1) are 0.  A kernel
  * with KDTRACE_HOOKS also calls cyclic_clock_func[cpu] from hardclock with
@@ -43,10 +43,13 @@ prof_tick(void *arg)
 	kpreempt_enable();
 }
 
+/* tick-N on CPU 0, as DTrace's tick probes keep to one CPU; profile-N's
+ * thread only starts the cross-call, anywhere. */
 static int
 prof_start(kprof_t *kp)
 {
-	kp->kp_os = dtrace_port_timer_start(kp->kp_interval, prof_tick, kp);
+	kp->kp_os = dtnb_timer_start_on(kp->kp_kind == KPROF_TICK ? cpu_lookup(0) : NULL,
+					kp->kp_interval, prof_tick, kp);
 	return kp->kp_os == NULL ? DTRACE_ENOMEM : 0;
 }
 

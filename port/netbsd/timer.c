@@ -9,7 +9,7 @@
  * (dtrace_port_gethrtime), the sleep is in clock ticks (hz), and an
  * interval shorter than a tick is kept by calling fn once per interval that
  * passed, so tick-1ms still fires 1000 times a second on a 100 Hz kernel,
- * in bursts.
+ * in bursts.  dtnb_timer_start_on() binds the thread to one CPU.
  */
 #include <sys/param.h>
 #include <sys/types.h>
@@ -73,6 +73,12 @@ dtnb_timer_thread(void *arg)
 dtrace_port_timer_t *
 dtrace_port_timer_start(uint64_t interval_ns, void (*fn)(void *), void *arg)
 {
+	return dtnb_timer_start_on(NULL, interval_ns, fn, arg);
+}
+
+dtrace_port_timer_t *
+dtnb_timer_start_on(struct cpu_info *ci, uint64_t interval_ns, void (*fn)(void *), void *arg)
+{
 	dtrace_port_timer_t *t;
 
 	if (interval_ns == 0 || (t = kmem_zalloc(sizeof(*t), KM_SLEEP)) == NULL)
@@ -82,7 +88,7 @@ dtrace_port_timer_start(uint64_t interval_ns, void (*fn)(void *), void *arg)
 	t->dt_interval = interval_ns;
 	t->dt_fn = fn;
 	t->dt_arg = arg;
-	if (kthread_create(PRI_NONE, KTHREAD_MPSAFE | KTHREAD_MUSTJOIN, NULL, dtnb_timer_thread,
+	if (kthread_create(PRI_NONE, KTHREAD_MPSAFE | KTHREAD_MUSTJOIN, ci, dtnb_timer_thread,
 			   t, &t->dt_lwp, "dttimer") != 0) {
 		cv_destroy(&t->dt_cv);
 		mutex_destroy(&t->dt_lock);
