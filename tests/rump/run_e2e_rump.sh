@@ -14,5 +14,7 @@ if [ ! -f "$COMPONENT" ]; then
 	echo "skip $NAME: no rump kernel component ($COMPONENT): ../shared/rump is missing" >&2
 	exit 77
 fi
-DTRACE_BACKEND=rump DTRACE_RUMP_COMPONENT=$COMPONENT \
+# As many virtual CPUs as this host has processors: tests size their checks
+# with nproc.
+DTRACE_BACKEND=rump DTRACE_RUMP_COMPONENT=$COMPONENT DTRACE_RUMP_NCPU=${DTRACE_RUMP_NCPU:-$(nproc)} \
 	exec "$(dirname "$0")/../e2e/run_e2e.sh" "$DTRACE" "$DIR" "$NAME"
