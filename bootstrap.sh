@@ -8,8 +8,12 @@ cd "$(dirname "$0")"
 PACKAGES="cmake ninja-build gcc clang lld bison flex pkg-config libelf-dev libdwarf-dev
 binutils-dev libxxhash-dev libclang-rt-14-dev qemu-user gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross systemtap-sdt-dev
-netbase"
+netbase libzydis-dev libc6-dbg python3.11 strace bpftrace util-linux"
 # netbase: /etc/services, which printf's %P (port to service name) tests read
+# libzydis-dev: the x86_64 instruction decoder of isa/x86_64/insn_decode.c
+# libc6-dbg: libc's full symbol table, so ustack() names its static functions
+# python3.11: a real program the pid and profile tests trace
+# strace, bpftrace: peers in tests and benchmarks; util-linux: setpriv
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 missing=

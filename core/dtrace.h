@@ -29,6 +29,26 @@ int dtrace_init(void);
 /* Tear down; fails with DTRACE_EBUSY while any state is open. */
 int dtrace_fini(void);
 
+/*
+ * Firing probes from a second address space.  A port whose probes fire in
+ * other processes than the one that called dtrace_init() (the Linux host:
+ * agents inside traced processes) maps the memory dtrace_port_zalloc()
+ * hands out at the same address in each of them and links a copy of the
+ * core there.  dtrace_globals_handle() (in the initialising process) gives
+ * the one pointer the copy needs; dtrace_attach() (in the other process)
+ * makes dtrace_probe() there fire the initialising core's probes, into its
+ * buffers.  Only dtrace_probe() may be called in an attached copy: every
+ * other entry point belongs to the initialising process.  Probe context in
+ * an attached copy never calls a provider's function pointers, so a
+ * provider whose probes fire there leaves dtps_getargval NULL (the port's
+ * dtrace_port_getarg() answers instead).  dtrace_attach() returns 0,
+ * DTRACE_EINVAL if the handle is not a core's, DTRACE_EBUSY in a process
+ * that ran dtrace_init(); dtrace_detach() forgets the handle.
+ */
+void *dtrace_globals_handle(void);
+int dtrace_attach(void *globals);
+void dtrace_detach(void);
+
 /* --- Providers ---------------------------------------------------------- */
 
 typedef uintptr_t dtrace_provider_id_t;
@@ -94,10 +114,19 @@ void *dtrace_probe_arg(dtrace_provider_id_t prov, dtrace_id_t id);
  * DTRACE_ENOENT if it is not the provider's. */
 int dtrace_probe_destroy(dtrace_provider_id_t prov, dtrace_id_t id);
 
+/* D's glob match of a probe field: `*`, `?`, `[...]` and `\\`, as probe
+ * descriptions use them; providers filter what dtps_provide creates with
+ * it.  An empty pattern matches only the empty string. */
+bool dtrace_match_glob(const char *str, const char *pattern);
+
 /* Providers call this after creating probes outside a dtps_provide call
  * (a module loaded, a process started): enablings that consumers have
  * already made are matched against the new probes. */
 void dtrace_enabling_matchall(void);
+/* The same for a provider whose world changed (a traced process loaded a
+ * library): it is asked again to provide every description consumers have
+ * enabled, then the enablings are matched. */
+void dtrace_enabling_reprovide(dtrace_provider_id_t id);
 
 /* Fire probe `id`.  The one entry to probe context.  probe context: yes. */
 void dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,

@@ -97,9 +97,6 @@ typedef struct dtrace_cpu_core {
 	uint64_t cpuc_chilled;	      /* ns chilled in that interval */
 } dtrace_cpu_core_t;
 
-/* Indexed by CPU id; allocated by dtrace_init() for dtrace_port_ncpus(). */
-extern dtrace_cpu_core_t *dtrace_cpu_core;
-extern uint32_t dtrace_ncpus;
 
 /* Map CPU fault flags to the DTRACEFLT_* code of the ERROR probe. */
 uint64_t dtrace_fault_code(uint32_t cpuflags);
@@ -107,8 +104,6 @@ uint64_t dtrace_fault_code(uint32_t cpuflags);
 /* Wait until no CPU is still inside a probe that began before the call. */
 void dtrace_sync(void);
 
-/* Probes refused because the port could not enter probe context. */
-extern volatile uint64_t dtrace_probes_refused;
 
 /* --- Providers and probes ----------------------------------------------- */
 
@@ -140,18 +135,50 @@ typedef struct dtrace_probe {
 	struct dtrace_probe *dtpr_nextname, *dtpr_prevname;
 } dtrace_probe_t;
 
-/* Probe table, indexed by id - 1; entries are NULL for destroyed probes.
- * Probe context reads both with acquire loads. */
-extern dtrace_probe_t **volatile dtrace_probes;
-extern volatile dtrace_id_t dtrace_nprobes;
 extern uint64_t dtrace_probegen;	/* bumped by every probe creation */
 
 /* All providers; the `dtrace` provider is first. */
 extern dtrace_provider_t *dtrace_providers;
-extern dtrace_provider_t *dtrace_provider_self; /* the `dtrace` provider */
 
-/* Probe ids of the `dtrace` provider. */
-extern dtrace_id_t dtrace_probeid_begin, dtrace_probeid_end, dtrace_probeid_error;
+/*
+ * What probe context reads, in one block that dtrace_init() allocates with
+ * dtrace_port_zalloc() and dtrace_globals points at.  A port whose probes
+ * fire in more than one address space (the Linux host: the consumer and the
+ * agents in traced processes, all mapping the port's memory at the same
+ * address) lets a second copy of the core fire probes of the first with
+ * dtrace_attach(): everything probe context follows starts here, so the
+ * copy needs no data of its own.  Outside probe context only the process
+ * that ran dtrace_init() touches the core, so the provider list, the probe
+ * hashes, the retained enablings and the states stay ordinary globals.
+ */
+#define DTRACE_GLOBALS_MAGIC 0x6474676c6f62616cULL /* "dtglobal" */
+
+typedef struct dtrace_globals {
+	uint64_t dg_magic;
+	uint32_t dg_size;		    /* sizeof (dtrace_globals_t) */
+	uint32_t dg_ncpus;		    /* entries of dg_cpu_core */
+	dtrace_cpu_core_t *dg_cpu_core;	    /* indexed by CPU id */
+	volatile uint64_t dg_probes_refused; /* no probe context could be entered */
+	/* Probe table, indexed by id - 1; entries are NULL for destroyed
+	 * probes.  Probe context reads both with acquire loads. */
+	dtrace_probe_t **volatile dg_probes;
+	volatile dtrace_id_t dg_nprobes;
+	dtrace_id_t dg_probeid_begin, dg_probeid_end, dg_probeid_error;
+	dtrace_provider_t *dg_provider_self; /* the `dtrace` provider */
+	dtrace_dynvar_t dg_dynvar_sink;	     /* where every dynvar chain ends */
+} dtrace_globals_t;
+
+extern dtrace_globals_t *dtrace_globals;
+
+#define dtrace_cpu_core (dtrace_globals->dg_cpu_core)
+#define dtrace_ncpus (dtrace_globals->dg_ncpus)
+#define dtrace_probes_refused (dtrace_globals->dg_probes_refused)
+#define dtrace_probes (dtrace_globals->dg_probes)
+#define dtrace_nprobes (dtrace_globals->dg_nprobes)
+#define dtrace_probeid_begin (dtrace_globals->dg_probeid_begin)
+#define dtrace_probeid_end (dtrace_globals->dg_probeid_end)
+#define dtrace_probeid_error (dtrace_globals->dg_probeid_error)
+#define dtrace_provider_self (dtrace_globals->dg_provider_self)
 
 /* Probe hashes and table (core/probe.c). */
 int dtrace_probe_tables_init(void);
@@ -205,8 +232,6 @@ bool dtrace_match_priv(const dtrace_probe_t *probe, uint32_t priv, uint32_t uid)
  * DTRACE_MATCH_FAIL. */
 int dtrace_match(const dtrace_probekey_t *key, uint32_t priv, uint32_t uid,
 		 int (*fn)(dtrace_probe_t *, void *), void *arg);
-/* Glob matching of one field with D's rules ('*', '?', '[...]', '\'). */
-bool dtrace_match_glob(const char *str, const char *pattern);
 /* Hash-table support for dtrace_match (core/probe.c). */
 int dtrace_probe_hash_count(int which, const char *str);
 dtrace_probe_t *dtrace_probe_hash_first(int which, const char *str);

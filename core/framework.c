@@ -19,11 +19,7 @@
  */
 #include "dtrace_impl.h"
 
-dtrace_cpu_core_t *dtrace_cpu_core;
-uint32_t dtrace_ncpus;
-volatile uint64_t dtrace_probes_refused;
-dtrace_id_t dtrace_probeid_begin, dtrace_probeid_end, dtrace_probeid_error;
-dtrace_provider_t *dtrace_provider_self;
+dtrace_globals_t *dtrace_globals;
 dtrace_state_t *dtrace_states;
 
 static bool dtrace_initialized;
@@ -161,18 +157,6 @@ dtrace_self_disable(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)parg_probe;
 }
 
-static uint64_t
-dtrace_self_getargval(void *parg, dtrace_id_t id, void *parg_probe, int n, int aframes)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-	(void)n;
-	(void)aframes;
-	/* dtrace_probe_getarg() answers arg5 of ERROR from the CPU core. */
-	return 0;
-}
-
 static void
 dtrace_self_destroy(void *parg, dtrace_id_t id, void *parg_probe)
 {
@@ -189,7 +173,7 @@ dtrace_self_destroy(void *parg, dtrace_id_t id, void *parg_probe)
  */
 static const dtrace_pops_t dtrace_self_pops = {
 	dtrace_self_provide,	dtrace_self_enable,    dtrace_self_disable,
-	NULL,			dtrace_self_getargval, dtrace_self_destroy,
+	NULL,			NULL,		       dtrace_self_destroy,
 };
 
 /* --- Life cycle --------------------------------------------------------- */
@@ -201,15 +185,23 @@ dtrace_init(void)
 	uint32_t ncpus;
 	int err;
 
-	if (dtrace_initialized)
+	if (dtrace_initialized || dtrace_globals != NULL)
 		return DTRACE_EBUSY;
 
 	ncpus = dtrace_port_ncpus();
 	if (ncpus == 0)
 		return DTRACE_EINVAL;
-	dtrace_cpu_core = dtrace_port_zalloc(ncpus * sizeof(dtrace_cpu_core_t));
-	if (dtrace_cpu_core == NULL)
+	if ((dtrace_globals = dtrace_port_zalloc(sizeof(dtrace_globals_t))) == NULL)
 		return DTRACE_ENOMEM;
+	dtrace_globals->dg_magic = DTRACE_GLOBALS_MAGIC;
+	dtrace_globals->dg_size = (uint32_t)sizeof(dtrace_globals_t);
+	dtrace_globals->dg_dynvar_sink.dtdv_hashval = DTRACE_DYNHASH_SINK;
+	dtrace_cpu_core = dtrace_port_zalloc(ncpus * sizeof(dtrace_cpu_core_t));
+	if (dtrace_cpu_core == NULL) {
+		dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
+		dtrace_globals = NULL;
+		return DTRACE_ENOMEM;
+	}
 	dtrace_ncpus = ncpus;
 	for (uint32_t i = 0; i < ncpus; i++) {
 		/* distinct, non-zero rand() seeds per CPU */
@@ -245,8 +237,8 @@ fail_tables:
 	dtrace_probe_tables_fini();
 fail:
 	dtrace_port_free(dtrace_cpu_core, ncpus * sizeof(dtrace_cpu_core_t));
-	dtrace_cpu_core = NULL;
-	dtrace_ncpus = 0;
+	dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
+	dtrace_globals = NULL;
 	return err;
 }
 
@@ -275,9 +267,35 @@ dtrace_fini(void)
 	dtrace_probeid_begin = dtrace_probeid_end = dtrace_probeid_error = 0;
 	dtrace_probe_tables_fini();
 	dtrace_port_free(dtrace_cpu_core, dtrace_ncpus * sizeof(dtrace_cpu_core_t));
-	dtrace_cpu_core = NULL;
-	dtrace_ncpus = 0;
-	dtrace_probes_refused = 0;
+	dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
+	dtrace_globals = NULL;
 	dtrace_initialized = false;
 	return 0;
+}
+
+void *
+dtrace_globals_handle(void)
+{
+	return dtrace_globals;
+}
+
+int
+dtrace_attach(void *globals)
+{
+	const dtrace_globals_t *g = globals;
+
+	if (dtrace_initialized)
+		return DTRACE_EBUSY;
+	if (g == NULL || g->dg_magic != DTRACE_GLOBALS_MAGIC ||
+	    g->dg_size != (uint32_t)sizeof(dtrace_globals_t))
+		return DTRACE_EINVAL;
+	dtrace_globals = (dtrace_globals_t *)globals;
+	return 0;
+}
+
+void
+dtrace_detach(void)
+{
+	if (!dtrace_initialized)
+		dtrace_globals = NULL;
 }

@@ -166,6 +166,30 @@ int dtrace_port_copyout(const void *src, uintptr_t dst, size_t len, uintptr_t *f
  */
 int dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len);
 
+/*
+ * Read `len` bytes of text (or any mapped memory) at `addr` in address
+ * space `as` (NULL as above) into buf; an unmapped byte fails with
+ * DTRACE_EFAULT.  Instruction providers decode what they will patch with
+ * it.  FreeBSD/NetBSD/illumos: memcpy of kernel text; Linux host: memcpy,
+ * or pread of /proc/<pid>/mem for another process.
+ *   probe context: no.
+ */
+int dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len);
+
+/*
+ * Executable memory for out-of-line copies of probed instructions
+ * (trampolines), `len` bytes in address space `as`, returned as the
+ * address where it executes; it is written with dtrace_port_text_write.
+ * Freed only with the address space (or, for the kernel, never while the
+ * module is loaded): a thread may still be running a trampoline after its
+ * probe is gone.  DTRACE_ENOMEM when none is left.  FreeBSD kmem with
+ * VM_PROT_EXECUTE (as kinst); illumos and NetBSD executable kernel
+ * memory; Linux host a shared executable mapping the agent maps in the
+ * traced process.
+ *   probe context: no.
+ */
+int dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr);
+
 /* ------------------------------------------------------------------------
  * 5. Module enumeration
  * ------------------------------------------------------------------------
@@ -245,6 +269,17 @@ const char *dtrace_port_curthread_execname(void);
  *   probe context: yes.
  */
 int dtrace_port_curproc_progenyof(uint64_t pid);
+
+/*
+ * dtrace_port_dev_major, dtrace_port_dev_minor: the major and the minor
+ * number of a device number as this kernel encodes its dev_t (D's
+ * getmajor() and getminor(); illumos' 64-bit dev_t has the major in its
+ * high 32 bits and the minor in its low 32, other kernels have their own
+ * major() and minor()).
+ *   probe context: yes (arithmetic only).
+ */
+uint64_t dtrace_port_dev_major(uint64_t dev);
+uint64_t dtrace_port_dev_minor(uint64_t dev);
 
 /* ------------------------------------------------------------------------
  * 8. Stacks, arguments and registers

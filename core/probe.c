@@ -19,8 +19,6 @@
  */
 #include "dtrace_impl.h"
 
-dtrace_probe_t **volatile dtrace_probes;
-volatile dtrace_id_t dtrace_nprobes; /* slots in dtrace_probes */
 uint64_t dtrace_probegen;
 static dtrace_id_t dtrace_probe_freehint; /* no free slot below this index */
 

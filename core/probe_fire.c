@@ -67,6 +67,12 @@ dtrace_probe_getarg(dtrace_mstate_t *mstate, int ndx)
 	if (probe->dtpr_id == dtrace_probeid_error && ndx == 5)
 		return dtrace_cpu_core[mstate->dtms_cpu].cpuc_error_illval;
 	prov = probe->dtpr_provider;
+	/* BEGIN, END and ERROR have no further arguments.  Answered here, not
+	 * by a callback: they also fire in copies of the core attached from
+	 * another address space (dtrace_attach), where a provider's function
+	 * pointers mean nothing. */
+	if (prov == dtrace_provider_self)
+		return 0;
 	if (prov->dtpv_pops.dtps_getargval != NULL)
 		return prov->dtpv_pops.dtps_getargval(prov->dtpv_arg, probe->dtpr_id,
 						      probe->dtpr_arg, ndx, probe->dtpr_aframes);

@@ -18,6 +18,7 @@
 
 #include "dif/dif_internal.h"
 #include "testport.h"
+#include "core_globals.h"
 
 /* dtrace_cpu_core and dtrace_ncpus are core/framework.c's; without
  * dtrace_init() this target points them at its own array. */
@@ -109,6 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		testport_set_strict(true);
 		testport_allow_range((uintptr_t)arena, sizeof(arena));
 		testport_allow_range((uintptr_t)scratch, sizeof(scratch));
+		test_core_globals();
 		dtrace_cpu_core = cpus;
 		dtrace_ncpus = NCPUS;
 		for (int i = 0; i < DTRACEOPT_MAX; i++)

@@ -22,6 +22,7 @@
 
 #include "dif/dif_internal.h"
 #include "testport.h"
+#include "core_globals.h"
 
 #define I(op, r1, r2, rd) DIF_INSTR_FMT(DIF_OP_##op, r1, r2, rd)
 #define SETX(i, rd) DIF_INSTR_SETX(i, rd)
@@ -105,6 +106,7 @@ main(int argc, char **argv)
 
 	testport_reset(false);
 	snprintf(testport_thread()->tt_execname, 64, "bash");
+	test_core_globals();
 	dtrace_cpu_core = cpus;
 	dtrace_ncpus = 1;
 	for (int i = 0; i < DTRACEOPT_MAX; i++)

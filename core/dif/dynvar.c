@@ -27,8 +27,10 @@
 #include "dif_internal.h"
 #include "../dtrace_hash.h"
 
-/* Every chain ends here; never written after start-up. */
-static dtrace_dynvar_t dynvar_sink = {.dtdv_hashval = DTRACE_DYNHASH_SINK};
+/* Every chain ends at the sink, never written after start-up; it lives
+ * in dtrace_globals so that chains mean the same in every process that
+ * fires probes (dtrace_attach). */
+#define dynvar_sink (dtrace_globals->dg_dynvar_sink)
 
 #define ROUND8(x) (((x) + 7) & ~(uint64_t)7)
 

@@ -201,6 +201,15 @@ dtrace_enabling_matchall(void)
 }
 
 void
+dtrace_enabling_reprovide(dtrace_provider_id_t id)
+{
+	dtrace_port_lock(DTRACE_LOCK_PROVIDER);
+	dtrace_enabling_provide((dtrace_provider_t *)id);
+	dtrace_port_unlock(DTRACE_LOCK_PROVIDER);
+	dtrace_enabling_matchall();
+}
+
+void
 dtrace_enabling_prime(dtrace_state_t *state)
 {
 	for (dtrace_enabling_t *enab = dtrace_retained; enab != NULL; enab = enab->dten_next) {

@@ -31,6 +31,7 @@ dtrace_linux_host_init(void)
 		goto out;
 	linux_slots_init(0);
 	linux_thread_refresh_execname();
+	linux_unwind_refresh();
 	if ((err = linux_trap_install()) != 0)
 		goto fail_arena;
 	if ((err = dtrace_init()) != 0)
@@ -58,12 +59,18 @@ dtrace_linux_host_fini(void)
 	pthread_mutex_lock(&host_lock);
 	if (!host_up)
 		goto out;
+	/* The traced processes first: their providers must be gone before
+	 * the core can go, and their agents told that tracing is over. */
+	if ((err = linux_proc_release_all()) != 0)
+		goto out;
 	if ((err = linux_profile_unregister()) != 0)
 		goto out;
 	if ((err = dtrace_fini()) != 0) {
 		linux_profile_register();
 		goto out;
 	}
+	linux_pid_fini();
+	linux_code_destroy();
 	linux_cputimer_shutdown();
 	linux_trap_uninstall();
 	linux_arena_destroy();

@@ -24,6 +24,7 @@
 #include <sys/types.h>
 #include <ucontext.h>
 
+#include "dtrace.h"
 #include "isa.h"
 #include "port.h"
 
@@ -42,6 +43,7 @@ typedef struct linux_slot {
 } linux_slot_t;
 
 #define LINUX_SLOTS_PER_CPU 4
+#define LINUX_MIN_SLOTS 64
 #define LINUX_MAX_SLOTS 256
 
 /* ---- The arena ----------------------------------------------------------- */
@@ -74,6 +76,10 @@ int linux_arena_create(size_t size);
 int linux_arena_attach(int fd);
 int linux_arena_fd(void);
 void linux_arena_destroy(void);
+void linux_arena_abandon(void);
+/* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
+ * 1 (Sv39); 0 if none fits. */
+uintptr_t linux_map_hint(int window, size_t size);
 bool linux_arena_contains(uintptr_t addr, size_t len);
 
 /* ---- The current thread ------------------------------------------------- */
@@ -106,6 +112,7 @@ extern LINUX_TLS bool linux_pending_stop;
 
 int linux_trap_install(void);
 void linux_trap_uninstall(void);
+bool linux_trap_installed(void);
 
 /* A breakpoint handler: `site` is the patched instruction's address.  It
  * returns true if the trap was its own, after setting the context's PC
@@ -120,6 +127,9 @@ void linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn);
 /* ---- ucontext <-> isa_regs_t (port/linux/mcontext_<isa>.c) -------------- */
 
 void linux_mcontext_to_regs(const ucontext_t *uc, isa_regs_t *regs);
+/* Write every register the ISA's step may change back into the context
+ * (general registers, PC, SP, flags). */
+void linux_regs_to_mcontext(const isa_regs_t *regs, ucontext_t *uc);
 uintptr_t linux_mcontext_pc(const ucontext_t *uc);
 void linux_mcontext_set_pc(ucontext_t *uc, uintptr_t pc);
 /* Resume a faulted nofault primitive at isa_nofault_pad returning
@@ -145,7 +155,91 @@ uint32_t linux_cputimer_ncpus(void);
 /* Join the pinned threads (host teardown; no timer may be running). */
 void linux_cputimer_shutdown(void);
 
+/* ---- Unwinding through call-frame information (unwind.c) ---------------- */
+
+/* Rebuild this process's table of objects (not probe context). */
+void linux_unwind_refresh(void);
+/* isa_cfi_walk over that table; -1 if it was never built. */
+int linux_unwind_walk(const isa_regs_t *regs, uint64_t *pcs, int max);
+
+/* ---- The code arena: trampolines (codearena.c) ------------------------- */
+
+/* The consumer's code arena, made on first use: its memfd and where it
+ * executes. */
+int linux_code_info(int *fd, uintptr_t *base, size_t *size);
+/* An agent maps it read+execute at the consumer's address. */
+int linux_code_attach(int fd, uintptr_t base, size_t size);
+bool linux_code_contains(uintptr_t addr);
+/* Write trampoline bytes (consumer only); false if addr is not in it. */
+bool linux_code_write(uintptr_t addr, const void *bytes, size_t len);
+void linux_code_destroy(void);
+void linux_code_abandon(void);
+
+/* ---- Traced processes (proc.c, pid.c, inject.c; the consumer) ---------- */
+
+struct linux_agent_block;
+struct linux_agent_msg;
+
+#define LINUX_AGENT_NAME "libdtrace-agent.so"
+
+enum { LINUX_PROC_ATTACHING, LINUX_PROC_RUNNING, LINUX_PROC_GONE };
+
+/* A traced process: the `as` handle of port.h's text and module
+ * functions for it. */
+typedef struct linux_proc {
+	pid_t lp_pid;
+	int lp_memfd; /* /proc/<pid>/mem */
+	int lp_sock;  /* the connection to its agent */
+	bool lp_created;
+	volatile int lp_state;
+	struct linux_agent_block *lp_block; /* in the arena */
+	dtrace_provider_id_t lp_prov;	    /* its pid<N> provider */
+	pthread_t lp_thread;		    /* its control thread */
+	bool lp_thread_started;
+	char lp_exe[4096];		    /* the executable, for `a.out` */
+	uintptr_t lp_rbrk;		    /* the dynamic linker's breakpoint */
+	struct inst_site *lp_hook;	    /* our hook there */
+	int lp_why;			    /* why the last description made nothing */
+	bool lp_execd;			    /* its agent went with an exec */
+	bool lp_dropped;		    /* ... which was reported */
+	char lp_whymsg[256];
+	struct linux_proc *lp_next;
+} linux_proc_t;
+
+int linux_proc_mem_read(void *as, uintptr_t addr, void *buf, size_t len);
+int linux_proc_mem_write(void *as, uintptr_t addr, const void *bytes, size_t len);
+linux_proc_t *linux_proc_lookup(pid_t pid);
+int linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen);
+int linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg);
+int linux_proc_release_all(void);
+int linux_agent_notify(linux_proc_t *p, uint32_t type);
+
+/* One fixed-size message, with up to four descriptors; 0 or an errno
+ * (ECONNRESET at end-of-file, ETIMEDOUT after timeout_ms >= 0). */
+int linux_agent_send(int sock, const struct linux_agent_msg *m, const int *fds, int nfds);
+int linux_agent_recv(int sock, struct linux_agent_msg *m, int *fds, int maxfds, int *nfds,
+		     int timeout_ms);
+
+int linux_pid_init(void);
+int linux_pid_register(linux_proc_t *p);
+int linux_pid_unregister(linux_proc_t *p);
+void linux_pid_modules_changed(linux_proc_t *p);
+int linux_pid_watch_modules(linux_proc_t *p);
+void linux_pid_unwatch_modules(linux_proc_t *p);
+void linux_pid_process_gone(linux_proc_t *p);
+void linux_pid_fini(void);
+
+/* ---- The agent (agent.c, agent_profile.c; inside a traced process) ----- */
+
+void linux_agent_once(void);
+void linux_agent_profile_sync(struct linux_agent_block *b);
+void linux_agent_profile_stop(void);
+void linux_agent_profile_forget(void);
+
 /* ---- profile/tick provider ----------------------------------------------- */
+
+/* A process was adopted: publish the enabled profile-N probes to it. */
+void linux_profile_proc_added(linux_proc_t *p);
 
 int linux_profile_register(void);
 /* "profile-97" -> kind 0 (profile) or 1 (tick) and the interval in ns;

@@ -39,3 +39,15 @@ linux_mcontext_nofault_resume(ucontext_t *uc, uintptr_t addr, uint64_t code)
 	uc->uc_mcontext.regs[ISA_REG_RET1] = code;
 	uc->uc_mcontext.pc = (uintptr_t)isa_nofault_pad;
 }
+
+void
+linux_regs_to_mcontext(const isa_regs_t *regs, ucontext_t *uc)
+{
+	int i;
+
+	for (i = 0; i < 31; i++)
+		uc->uc_mcontext.regs[i] = regs->r[i];
+	uc->uc_mcontext.sp = regs->r[ISA_REG_SPREG];
+	uc->uc_mcontext.pc = regs->r[ISA_REG_PCREG];
+	uc->uc_mcontext.pstate = regs->r[ISA_REG_PSTATE];
+}

@@ -41,3 +41,13 @@ linux_mcontext_nofault_resume(ucontext_t *uc, uintptr_t addr, uint64_t code)
 	uc->uc_mcontext.__gregs[ISA_REG_RET1] = code;
 	uc->uc_mcontext.__gregs[GREG_PC] = (uintptr_t)isa_nofault_pad;
 }
+
+void
+linux_regs_to_mcontext(const isa_regs_t *regs, ucontext_t *uc)
+{
+	int i;
+
+	for (i = 1; i < 32; i++)
+		uc->uc_mcontext.__gregs[i] = regs->r[i];
+	uc->uc_mcontext.__gregs[GREG_PC] = regs->r[ISA_REG_PCREG];
+}

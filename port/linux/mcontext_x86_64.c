@@ -60,3 +60,15 @@ linux_mcontext_nofault_resume(ucontext_t *uc, uintptr_t addr, uint64_t code)
 	uc->uc_mcontext.gregs[REG_RDX] = (greg_t)code;
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)isa_nofault_pad;
 }
+
+void
+linux_regs_to_mcontext(const isa_regs_t *regs, ucontext_t *uc)
+{
+	greg_t *g = uc->uc_mcontext.gregs;
+	int i;
+
+	/* General registers, PC, SP and flags; segment state is left alone. */
+	for (i = 0; i < ISA_NREGS; i++)
+		if (greg_of[i] >= 0 && i != ISA_REG_TRAPNO && i != ISA_REG_ERR)
+			g[(int)greg_of[i]] = (greg_t)regs->r[i];
+}

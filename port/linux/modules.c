@@ -19,6 +19,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
+#include <stdio.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,107 @@ collect_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/*
+ * Load bias of an object mapped with its file offset 0 at `start`: the
+ * start minus the page of its first PT_LOAD's address (0 for a fixed
+ * executable, whose first segment is mapped where it was linked).
+ */
+static uintptr_t
+file_bias(const char *path, uintptr_t start)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	uintptr_t bias = start;
+	size_t i, n;
+	Elf *elf;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return start;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && gelf_getehdr(elf, &eh) != NULL &&
+	    elf_getphdrnum(elf, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD)
+				continue;
+			bias = start - (uintptr_t)(ph.p_vaddr & ~(ph.p_align > 1 ? ph.p_align - 1 : 0));
+			if (eh.e_type == ET_EXEC)
+				bias = 0;
+			break;
+		}
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return bias;
+}
+
+/*
+ * Another process's objects, from /proc/<pid>/maps: one module per file
+ * with an executable mapping, named by the file's base name; its bias
+ * from the mapping of the file's offset 0.  Bracketed names ([vdso],
+ * [stack]) and anonymous memory are not modules.
+ */
+static int
+proc_modules(linux_proc_t *p, module_list_t *ml)
+{
+	char path[64], line[PATH_MAX + 128], file[PATH_MAX], perms[8];
+	unsigned long lo, hi, off;
+	uintptr_t first = 0;
+	char cur[PATH_MAX] = "";
+	dtrace_port_module_t *m, *grown;
+	FILE *f;
+	int pos;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->lp_pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return DTRACE_ESRCH;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		pos = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &lo, &hi, perms, &off, &pos) < 4 ||
+		    pos == 0)
+			continue;
+		if (sscanf(line + pos, "%4095[^\n]", file) != 1 || file[0] != '/')
+			continue;
+		if (strcmp(file, cur) != 0) {
+			snprintf(cur, sizeof(cur), "%s", file);
+			first = off == 0 ? lo : 0;
+		}
+		if (perms[2] != 'x')
+			continue;
+		/* one module per file: its first executable mapping */
+		if (ml->ml_n > 0 && ml->ml_mods[ml->ml_n - 1].dpm_path != NULL &&
+		    strcmp(ml->ml_mods[ml->ml_n - 1].dpm_path, file) == 0)
+			continue;
+		if (ml->ml_n == ml->ml_cap) {
+			size_t cap = ml->ml_cap ? ml->ml_cap * 2 : 32;
+
+			if ((grown = realloc(ml->ml_mods, cap * sizeof(*grown))) == NULL) {
+				ml->ml_err = DTRACE_ENOMEM;
+				break;
+			}
+			ml->ml_mods = grown;
+			ml->ml_cap = cap;
+		}
+		m = &ml->ml_mods[ml->ml_n];
+		memset(m, 0, sizeof(*m));
+		m->dpm_path = strdup(file);
+		m->dpm_name = strdup(strrchr(file, '/') + 1);
+		if (m->dpm_path == NULL || m->dpm_name == NULL) {
+			free((void *)m->dpm_path);
+			free((void *)m->dpm_name);
+			ml->ml_err = DTRACE_ENOMEM;
+			break;
+		}
+		m->dpm_base = file_bias(file, first != 0 ? first : lo - off);
+		m->dpm_text = lo;
+		m->dpm_textsize = hi - lo;
+		m->dpm_port = p;
+		ml->ml_n++;
+	}
+	fclose(f);
+	return 0;
+}
+
 int
 dtrace_port_module_iter(void *as, dtrace_port_module_fn_t cb, void *arg)
 {
@@ -90,8 +192,15 @@ dtrace_port_module_iter(void *as, dtrace_port_module_fn_t cb, void *arg)
 	size_t i;
 	int rv = 0;
 
-	if (as != NULL)
-		return DTRACE_ENOTSUP;
+	if (as != NULL) {
+		memset(&ml, 0, sizeof(ml));
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return DTRACE_ENOTSUP;
+		if ((rv = proc_modules(as, &ml)) == 0 && ml.ml_err == 0)
+			for (i = 0; i < ml.ml_n && rv == 0; i++)
+				rv = cb(&ml.ml_mods[i], arg);
+		goto out;
+	}
 	memset(&ml, 0, sizeof(ml));
 	n = readlink("/proc/self/exe", ml.ml_exe, sizeof(ml.ml_exe) - 1);
 	ml.ml_exe[n > 0 ? n : 0] = '\0';
@@ -99,6 +208,7 @@ dtrace_port_module_iter(void *as, dtrace_port_module_fn_t cb, void *arg)
 	if (ml.ml_err == 0)
 		for (i = 0; i < ml.ml_n && rv == 0; i++)
 			rv = cb(&ml.ml_mods[i], arg);
+out:
 	for (i = 0; i < ml.ml_n; i++) {
 		free((void *)ml.ml_mods[i].dpm_name);
 		free((void *)ml.ml_mods[i].dpm_path);

@@ -15,15 +15,20 @@
  * arg1 the interrupted user PC, and for profile-N arg2 how late the firing
  * is, in nanoseconds, against its schedule on that CPU.
  *
- * Probe records are the consumer process's own memory: only the process
- * that registered the provider arms its timers.
+ * profile-N also fires in every traced process, on that process's own
+ * threads: the enabled probes are published into each agent's block and
+ * the agent samples its process's CPU time (agent_profile.c), so that
+ * `profile-997 /pid == $target/ { @[ustack()] = count(); }` sees the
+ * target's stacks.  tick-N fires once, in the consumer.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_proto.h"
 #include "dtrace.h"
 #include "linux_impl.h"
 
@@ -37,7 +42,13 @@ typedef struct prof_probe {
 	uint64_t pp_interval;
 	linux_cputimer_t *pp_timer;
 	uint64_t *pp_expected; /* per hardware CPU, profile-N only */
+	bool pp_intargets;     /* enabled: traced processes fire it too */
+	struct prof_probe *pp_next;
 } prof_probe_t;
+
+/* Every profile probe, for publishing the enabled ones to the agents. */
+static prof_probe_t *prof_all;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static dtrace_provider_id_t profile_id;
 static bool profile_registered;
@@ -61,8 +72,74 @@ profile_create(const char *name)
 	pp->pp_kind = (prof_kind_t)kind;
 	pp->pp_interval = interval;
 	pp->pp_id = dtrace_probe_create(profile_id, "", "", name, 0, pp);
-	if (pp->pp_id == 0)
+	if (pp->pp_id == 0) {
 		free(pp);
+		return;
+	}
+	pthread_mutex_lock(&prof_lock);
+	pp->pp_next = prof_all;
+	prof_all = pp;
+	pthread_mutex_unlock(&prof_lock);
+}
+
+static void
+profile_forget(prof_probe_t *pp)
+{
+	prof_probe_t **pq;
+
+	pthread_mutex_lock(&prof_lock);
+	for (pq = &prof_all; *pq != NULL; pq = &(*pq)->pp_next)
+		if (*pq == pp) {
+			*pq = pp->pp_next;
+			break;
+		}
+	pthread_mutex_unlock(&prof_lock);
+}
+
+/*
+ * profile-N fires in the traced processes' threads too: each agent arms a
+ * timer on its process's CPU time for every enabled profile-N probe (see
+ * agent_profile.c).  Write the enabled set into one process's block and
+ * tell its agent.
+ */
+static int
+profile_publish_one(linux_proc_t *p, void *arg)
+{
+	linux_agent_block_t *b = p->lp_block;
+	prof_probe_t *pp;
+	unsigned n = 0;
+
+	(void)arg;
+	if (p->lp_state == LINUX_PROC_GONE)
+		return 0;
+	for (pp = prof_all; pp != NULL && n < LINUX_AGENT_MAXPROF; pp = pp->pp_next) {
+		if (!pp->pp_intargets)
+			continue;
+		b->lab_prof[n].lap_interval = pp->pp_interval;
+		b->lab_prof[n].lap_id = pp->pp_id;
+		n++;
+	}
+	for (; n < LINUX_AGENT_MAXPROF; n++)
+		b->lab_prof[n].lap_id = 0;
+	__atomic_add_fetch(&b->lab_gen, 1, __ATOMIC_RELEASE);
+	(void)linux_agent_notify(p, LINUX_AGENT_PROFILE);
+	return 0;
+}
+
+static void
+profile_publish(void)
+{
+	pthread_mutex_lock(&prof_lock);
+	(void)linux_proc_foreach(profile_publish_one, NULL);
+	pthread_mutex_unlock(&prof_lock);
+}
+
+void
+linux_profile_proc_added(linux_proc_t *p)
+{
+	pthread_mutex_lock(&prof_lock);
+	(void)profile_publish_one(p, NULL);
+	pthread_mutex_unlock(&prof_lock);
 }
 
 static void
@@ -113,6 +190,7 @@ static int
 profile_enable(void *parg, dtrace_id_t id, void *parg_probe)
 {
 	prof_probe_t *pp = parg_probe;
+	int err;
 
 	(void)parg;
 	(void)id;
@@ -123,8 +201,14 @@ profile_enable(void *parg, dtrace_id_t id, void *parg_probe)
 		if (pp->pp_expected == NULL)
 			return DTRACE_ENOMEM;
 	}
-	return linux_cputimer_start(pp->pp_kind == PROF_PROFILE, pp->pp_interval, profile_fire,
-				    pp, &pp->pp_timer);
+	if ((err = linux_cputimer_start(pp->pp_kind == PROF_PROFILE, pp->pp_interval, profile_fire,
+					pp, &pp->pp_timer)) != 0)
+		return err;
+	if (pp->pp_kind == PROF_PROFILE) {
+		pp->pp_intargets = true;
+		profile_publish();
+	}
+	return 0;
 }
 
 static void
@@ -136,6 +220,10 @@ profile_disable(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)id;
 	linux_cputimer_stop(pp->pp_timer);
 	pp->pp_timer = NULL;
+	if (pp->pp_intargets) {
+		pp->pp_intargets = false;
+		profile_publish();
+	}
 	if (pp->pp_expected != NULL)
 		memset(pp->pp_expected, 0, PROF_MAXCPU * sizeof(uint64_t));
 }
@@ -148,6 +236,11 @@ profile_destroy(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)parg;
 	(void)id;
 	linux_cputimer_stop(pp->pp_timer);
+	if (pp->pp_intargets) {
+		pp->pp_intargets = false;
+		profile_publish();
+	}
+	profile_forget(pp);
 	free(pp->pp_expected);
 	free(pp);
 }

@@ -33,8 +33,12 @@
  * for it (yielding), so fn runs with the slot idle and held; a holder that
  * has died (its tid is gone) is taken over so a crashed process cannot
  * block the consumer.  The number of slots is fixed when the arena is
- * created: LINUX_SLOTS_PER_CPU per configured processor, at most
- * LINUX_MAX_SLOTS, so that threads outnumbering processors rarely share.
+ * created: LINUX_SLOTS_PER_CPU per configured processor, at least
+ * LINUX_MIN_SLOTS (traced processes bring their own threads, many more
+ * than processors) and at most LINUX_MAX_SLOTS, so that threads rarely
+ * share; a thread whose processor's and home slots are both busy takes
+ * any idle one before a probe is refused.  Slots cost little until used:
+ * their buffers are arena memory nothing has touched.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -105,7 +109,8 @@ linux_slots_init(uint32_t nslots)
 	if (linux_arena->la_nslots != 0)
 		return;
 	if (nslots == 0)
-		nslots = ncpu * LINUX_SLOTS_PER_CPU;
+		nslots = ncpu * LINUX_SLOTS_PER_CPU < LINUX_MIN_SLOTS ? LINUX_MIN_SLOTS
+								 : ncpu * LINUX_SLOTS_PER_CPU;
 	if (nslots > LINUX_MAX_SLOTS)
 		nslots = LINUX_MAX_SLOTS;
 	linux_arena->la_nhwslots = ncpu < nslots ? ncpu : nslots;
@@ -178,6 +183,23 @@ slot_try(uint32_t s, uint64_t me)
 						       memory_order_relaxed);
 }
 
+/*
+ * The home slot is busy too (threads outnumber slots, and another thread
+ * sharing it was preempted in probe context): take any idle overflow slot,
+ * one pass, never waiting, before refusing the probe.
+ */
+static int32_t
+slot_any(uint64_t me)
+{
+	uint32_t first, n, i;
+
+	home_range(&first, &n);
+	for (i = 0; i < n; i++)
+		if (slot_try(first + i, me))
+			return (int32_t)(first + i);
+	return -1;
+}
+
 bool
 dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
@@ -203,12 +225,12 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 		     atomic_load_explicit(&linux_arena->la_slots[home_slot].ls_owner,
 					  memory_order_relaxed) != me))
 			home_slot = slot_claim();
-		if (!slot_try((uint32_t)home_slot, me)) {
+		s = home_slot;
+		if (!slot_try((uint32_t)s, me) && (s = slot_any(me)) < 0) {
 			atomic_signal_fence(memory_order_seq_cst);
 			in_probe = 0;
 			return false;
 		}
-		s = home_slot;
 	}
 	/* The frame of the core function entering probe context, for
 	 * stacks of directly called probes (stack.c). */

@@ -43,7 +43,8 @@ walk_direct(uint64_t *pcs, int max, int skip)
 	return isa_fp_walk(fp, pcs, max);
 }
 
-/* The interrupted context: its PC, then the callers by frame pointer. */
+/* The interrupted context: its PC, then the callers, by call-frame
+ * information where the object has it and by frame pointer elsewhere. */
 static int
 walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
 {
@@ -51,6 +52,8 @@ walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
 
 	if (max <= 0)
 		return 0;
+	if ((n = linux_unwind_walk(rp, pcs, max)) >= 0)
+		return n;
 	if (pcs != NULL)
 		pcs[0] = isa_regs_pc(rp);
 	n = isa_fp_walk((uintptr_t)isa_regs_fp(rp), pcs != NULL ? pcs + 1 : NULL, max - 1);
@@ -115,12 +118,20 @@ dtrace_port_getarg(int n, int aframes)
 {
 	const isa_regs_t *rp = linux_trap_regs;
 
+	isa_nofault_result_t r;
+
 	(void)aframes;
-	/* Only an interrupted context has the probed function's registers;
-	 * arguments passed on the stack are the provider's to find. */
-	if (rp == NULL || n < 0 || (unsigned)n >= isa_narg_regs)
+	/* Only an interrupted context has the probed function's registers.
+	 * Past the argument registers, arguments are on the stack where the
+	 * ABI puts them at the function's entry, as DTrace's pid provider
+	 * reads them (at another instruction they are whatever is there). */
+	if (rp == NULL || n < 0)
 		return 0;
-	return rp->r[isa_arg_regs[n]];
+	if ((unsigned)n < isa_narg_regs)
+		return rp->r[isa_arg_regs[n]];
+	r = isa_nofault_load64(isa_regs_sp(rp) + ISA_STACK_ARG_OFF +
+			       (uintptr_t)((unsigned)n - isa_narg_regs) * sizeof(uint64_t));
+	return r.fault != 0 ? 0 : r.value;
 }
 
 uint64_t
@@ -157,8 +168,10 @@ dtrace_port_ucaller(void)
 	/* DTrace's ucaller is the second PC of ustack(): the caller of the
 	 * function the probe fired in.  For a directly called probe the
 	 * process's stack is the user stack, as for ustack(). */
+	uint64_t two[2];
+
 	if (rp != NULL)
-		return isa_frame_return_address((uintptr_t)isa_regs_fp(rp));
+		return walk_trap(rp, two, 2) == 2 ? two[1] : 0;
 	if (walk_direct(&pc, 1, 1) == 1)
 		return pc;
 	return 0;

@@ -13,7 +13,14 @@
  * Then the instruction caches are synchronised (__builtin___clear_cache)
  * and, where the kernel supports it, membarrier(SYNC_CORE) makes every
  * other thread's core fetch afresh.
- * Another process's text (as != NULL) is not supported yet: ENOTSUP.
+ * Another process's text (as, a traced process's linux_proc_t) is written
+ * and read through its /proc/<pid>/mem, which the kernel performs as a
+ * debugger's poke (the same permission as ptrace attach), copying on
+ * write a private page of its text; the process's own instruction fetch
+ * sees the change when it next runs the code, since the kernel writes it
+ * through the same physical page the process maps.  Addresses in the code
+ * arena (trampolines, codearena.c) are written through the consumer's
+ * writable view of it, whichever process they are for.
  * Probe context: no.
  */
 #define _GNU_SOURCE
@@ -23,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "linux_impl.h"
@@ -30,6 +38,31 @@
 /* <linux/membarrier.h> values, stable kernel ABI. */
 #define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
 #define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
+
+int
+linux_proc_mem_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	linux_proc_t *p = as;
+	ssize_t n = pread(p->lp_memfd, buf, len, (off_t)addr);
+
+	if (n == (ssize_t)len)
+		return 0;
+	return n < 0 && errno == EPERM ? DTRACE_EPERM : DTRACE_EFAULT;
+}
+
+int
+linux_proc_mem_write(void *as, uintptr_t addr, const void *bytes, size_t len)
+{
+	linux_proc_t *p = as;
+	ssize_t n;
+
+	if (p->lp_state == LINUX_PROC_GONE)
+		return DTRACE_ESRCH;
+	n = pwrite(p->lp_memfd, bytes, len, (off_t)addr);
+	if (n == (ssize_t)len)
+		return 0;
+	return n < 0 && errno == EPERM ? DTRACE_EPERM : DTRACE_EFAULT;
+}
 
 static int
 write_proc_mem(uintptr_t addr, const void *bytes, size_t len)
@@ -104,10 +137,12 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	static int membarrier_ok = -1;
 	int err;
 
-	if (as != NULL)
-		return DTRACE_ENOTSUP;
 	if (len == 0)
 		return 0;
+	if (linux_code_contains(addr))
+		return linux_code_write(addr, bytes, len) ? 0 : DTRACE_EFAULT;
+	if (as != NULL)
+		return linux_proc_mem_write(as, addr, bytes, len);
 	if (write_mprotect(addr, bytes, len) != 0 &&
 	    (err = write_proc_mem(addr, bytes, len)) != 0)
 		return err;
@@ -118,4 +153,23 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	if (membarrier_ok)
 		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0);
 	return 0;
+}
+
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	struct iovec local = {buf, len}, remote = {(void *)addr, len};
+
+	if (len == 0)
+		return 0;
+	if (as != NULL)
+		return linux_proc_mem_read(as, addr, buf, len);
+	/* The caller's own memory, without faulting on a bad address: the
+	 * kernel's copy, or (where that is not emulated, as under qemu-user)
+	 * the ISA's nofault copy once our fault handler is in place. */
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len)
+		return 0;
+	if (linux_trap_installed() && isa_nofault_copy(buf, addr, len).fault == 0)
+		return 0;
+	return DTRACE_EFAULT;
 }

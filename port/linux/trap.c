@@ -140,6 +140,12 @@ linux_trap_install(void)
 	return 0;
 }
 
+bool
+linux_trap_installed(void)
+{
+	return installed;
+}
+
 void
 linux_trap_uninstall(void)
 {

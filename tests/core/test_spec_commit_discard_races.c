@@ -19,6 +19,7 @@
 #include "spec_record.h"
 #include "test_util.h"
 #include "testport.h"
+#include "core_globals.h"
 
 #define NWORKERS 3
 #define NSPEC 8
@@ -137,6 +138,7 @@ main(void)
 	ecbtab[0] = &ecb1;
 	state.dts_ecbs = ecbtab;
 	state.dts_necbs = 1;
+	test_core_globals();
 	dtrace_cpu_core = calloc(TESTPORT_MAXCPUS, sizeof(dtrace_cpu_core_t));
 	dtrace_ncpus = NWORKERS + 1;
 	CHECK_EQ(dtrace_state_buffers(&state), 0);

@@ -10,6 +10,7 @@
 #include "spec_record.h"
 #include "test_util.h"
 #include "testport.h"
+#include "core_globals.h"
 
 static dtrace_state_t state;
 static dtrace_ecb_t ecb1;
@@ -38,6 +39,7 @@ state_init(uint32_t ncpus, int64_t nspec, int64_t specsize, int64_t bufsize)
 	CHECK_EQ(dtrace_state_buffers(&state), 0);
 	dtrace_buffer_activate(&state);
 	state.dts_activity = DTRACE_ACTIVITY_ACTIVE;
+	test_core_globals();
 	if (dtrace_cpu_core == NULL)
 		dtrace_cpu_core = calloc(TESTPORT_MAXCPUS, sizeof(dtrace_cpu_core_t));
 	memset(dtrace_cpu_core, 0, TESTPORT_MAXCPUS * sizeof(dtrace_cpu_core_t));

@@ -279,8 +279,15 @@ test_breakpoint(void)
 	CHECK(rc == 0, "text_write restore: %d", rc);
 	fn(2);
 	CHECK(bp_hits == 1, "restored instruction does not trap");
-	CHECK(dtrace_port_text_write((void *)1, (uintptr_t)code, brk, blen) == DTRACE_ENOTSUP,
-	      "other address spaces refused");
+	{
+		uint8_t back[16];
+
+		CHECK(dtrace_port_text_read(NULL, (uintptr_t)code, back, isa_insn_nop_len) == 0 &&
+			      memcmp(back, isa_insn_nop, isa_insn_nop_len) == 0,
+		      "text_read sees the restored instruction");
+		CHECK(dtrace_port_text_read(NULL, 8, back, 4) == DTRACE_EFAULT,
+		      "text_read of an unmapped address fails");
+	}
 	linux_trap_set_breakpoint_handler(NULL);
 	munmap(code, pg);
 }

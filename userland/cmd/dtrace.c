@@ -45,7 +45,7 @@ typedef struct dtrace_cmd {
 /* The leading '+' keeps getopt from permuting: DTrace parses in order and
  * treats the first non-option as the start of $1.. (later options still
  * count).  The leading ':' lets us word the errors as DTrace does. */
-static const char DTRACE_OPTSTR[] = "+:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+static const char DTRACE_OPTSTR[] = "+:3:6:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
 static char **g_argv;
 static int g_argc;
@@ -67,6 +67,10 @@ static const char *g_ofile;
 static FILE *g_ofp;
 static dtrace_hdl_t *g_dtp;
 static int g_pid;
+/* Every -c and -p process, in command-line order (DTrace's g_psv). */
+static int g_psv[64];
+static const char *g_psname[64];
+static int g_psc;
 static char *g_cmdname; /* -c: the command, for messages */
 
 static int
@@ -75,7 +79,7 @@ usage(FILE *fp)
 	static const char predact[] = "[[ predicate ] action ]";
 
 	(void)fprintf(fp,
-	              "Usage: %s [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
+	              "Usage: %s [-32|-64] [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
 	              "\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
 	              "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
 	              "\t[-P provider %s]\n"
@@ -87,6 +91,8 @@ usage(FILE *fp)
 	(void)fprintf(fp, "\tpredicate -> '/' D-expression '/'\n");
 	(void)fprintf(fp, "\t   action -> '{' D-statements '}'\n");
 	(void)fprintf(fp, "\n"
+	                  "\t-32 generate 32-bit D programs\n"
+	                  "\t-64 generate 64-bit D programs\n\n"
 	                  "\t-b  set trace buffer size\n"
 	                  "\t-c  run specified command and exit upon its completion\n"
 	                  "\t-C  run cpp(1) preprocessor on script files\n"
@@ -604,6 +610,16 @@ main(int argc, char *argv[])
 	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
 		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
+			case '3':
+			case '6':
+				/* -32 and -64 are options 3 and 6 with the argument 2 and 4 */
+				if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+					(void)fprintf(stderr, "%s: illegal option -- %c%s\n", g_pname, c, optarg);
+					return usage(stderr);
+				}
+				oflags &= ~(DTRACE_O_LP64 | DTRACE_O_ILP32);
+				oflags |= c == '3' ? DTRACE_O_ILP32 : DTRACE_O_LP64;
+				break;
 			case 'e':
 				g_exec = 0;
 				done = 1;
@@ -755,6 +771,10 @@ main(int argc, char *argv[])
 				if ((g_pid = dtrace_proc_create(g_dtp, v[0], v)) == -1)
 					dfatal(NULL);
 				g_cmdname = v[0];
+				if (g_psc < (int)(sizeof(g_psv) / sizeof(g_psv[0]))) {
+					g_psname[g_psc] = v[0];
+					g_psv[g_psc++] = g_pid;
+				}
 				free(v);
 				break;
 			case 'p':
@@ -764,6 +784,10 @@ main(int argc, char *argv[])
 					fatal("invalid pid: %s\n", optarg);
 				if (dtrace_proc_grab(g_dtp, g_pid) == -1)
 					dfatal(NULL);
+				if (g_psc < (int)(sizeof(g_psv) / sizeof(g_psv[0]))) {
+					g_psname[g_psc] = NULL;
+					g_psv[g_psc++] = g_pid;
+				}
 				break;
 			default:
 				break;
@@ -880,9 +904,10 @@ main(int argc, char *argv[])
 
 	installsighands();
 
-	/* Now that tracing runs, let a -c command start. */
-	if (g_pid > 0 && dtrace_proc_continue(g_dtp, g_pid) != 0)
-		dfatal("failed to execute %s", g_cmdname);
+	/* Now that tracing runs, let the -c commands start. */
+	for (i = 0; i < g_psc; i++)
+		if (dtrace_proc_continue(g_dtp, g_psv[i]) != 0)
+			dfatal("failed to execute %s", g_psname[i] != NULL ? g_psname[i] : g_cmdname);
 
 	do {
 		char msg[128];
@@ -896,11 +921,13 @@ main(int argc, char *argv[])
 			g_newline = 0;
 		}
 
-		if (g_pid > 0 && dtrace_proc_poll(g_dtp, msg, sizeof(msg))) {
+		/* Each process that goes is reported; tracing ends with the
+		 * last one. */
+		while (g_psc > 0 && dtrace_proc_poll(g_dtp, msg, sizeof(msg))) {
 			if (!g_quiet)
 				libmsg(msg);
-			g_pid = 0;
-			done = 1;
+			if (dtrace_proc_live(g_dtp) == 0)
+				done = 1;
 		}
 
 		if (done || g_intr) {

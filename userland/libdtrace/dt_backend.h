@@ -14,6 +14,8 @@
 #ifndef DT_BACKEND_H
 #define DT_BACKEND_H
 
+#include <stddef.h>
+
 #include "dtrace_abi.h"
 
 typedef struct dt_backend {
@@ -28,7 +30,37 @@ typedef struct dt_backend {
 	/* Why the last ENABLE was refused, or NULL. */
 	const char *(*errmsg)(void *state);
 	void (*close)(void *state);
+
+	/*
+	 * Tracing other processes, where the backend needs help to reach them
+	 * (NULL otherwise).  On the Linux host an agent runs inside each
+	 * traced process: a command started for -c has it preloaded
+	 * (proc_preload names the library and gives the two ends of its
+	 * connection; the child's end goes in DTRACE_AGENT_FD), proc_created
+	 * waits for it and proc_go lets the command run; proc_grab injects it
+	 * into a running process for -p.  Errors are errno values with the
+	 * user's sentence in errbuf.
+	 */
+	int (*proc_preload)(const char **lib, int *consumer_end, int *agent_end);
+	/* Can a command at this path be traced once started?  0, or an errno
+	 * with the reason in errbuf (a static or set-user-ID program). */
+	int (*proc_check)(const char *path, char *errbuf, size_t errlen);
+	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
+	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
+	int (*proc_go)(int pid);
+	/* 1, once, when the process ran exec and so lost its probes. */
+	int (*proc_dropped)(int pid);
+	/* Why the last description offered to pid<pid> made no probe:
+	 * DT_PID_WHY_* with DTrace's sentence in buf, or 0 (and cleared). */
+	int (*pid_why)(int pid, char *buf, size_t len);
 } dt_backend_t;
+
+#define DT_PID_WHY_OFF 1	/* offset outside the function */
+#define DT_PID_WHY_ALIGN 2	/* offset not on an instruction */
+#define DT_PID_WHY_NAME 3	/* not a probe name of the pid provider */
+#define DT_PID_WHY_FUNC 4	/* no such function in the named module */
+#define DT_PID_WHY_GRAB 5	/* the process could not be traced */
+#define DT_PID_WHY_CREATEFAIL 6 /* the probe could not be made */
 
 /* The backend CMake selected for this build. */
 extern const dt_backend_t dt_backend_native;

@@ -83,6 +83,15 @@ dt_linux_close(void *state)
 	(void)dtrace_linux_host_fini();
 }
 
+static int
+dt_linux_proc_preload(const char **lib, int *consumer_end, int *agent_end)
+{
+	*lib = dtrace_linux_agent_path();
+	if (access(*lib, R_OK) != 0)
+		return errno;
+	return dtrace_linux_proc_socketpair(consumer_end, agent_end);
+}
+
 const dt_backend_t dt_backend_native = {
 	.name = "linux",
 	.open = dt_linux_open,
@@ -90,4 +99,11 @@ const dt_backend_t dt_backend_native = {
 	.ncpus = dt_linux_ncpus,
 	.errmsg = dt_linux_errmsg,
 	.close = dt_linux_close,
+	.proc_preload = dt_linux_proc_preload,
+	.proc_check = dtrace_linux_proc_check,
+	.proc_created = dtrace_linux_proc_created,
+	.proc_grab = dtrace_linux_proc_grab,
+	.proc_go = dtrace_linux_proc_go,
+	.proc_dropped = dtrace_linux_proc_dropped,
+	.pid_why = dtrace_linux_pid_why,
 };

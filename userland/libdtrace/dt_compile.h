@@ -63,6 +63,20 @@ typedef struct dt_cops {
 	 */
 	int (*probe_match)(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t *first);
 	/*
+	 * Why a description that matched nothing matched nothing, when its
+	 * provider knows (the pid provider: an offset off an instruction
+	 * boundary, a function missing from a named module).  Returns 0, or
+	 * the error tag (D_PROC_*) with the sentence in buf.  May be NULL.
+	 */
+	int (*probe_why)(void *arg, const dtrace_probedesc_t *pdp, char *buf, size_t len);
+	/*
+	 * Put a parsed description in its provider's canonical form before it
+	 * is matched and enabled (the pid provider's `a.out` becomes the
+	 * executable's file name, as DTrace's dt_pid_fix_mod does).  May be
+	 * NULL.
+	 */
+	void (*probe_fix)(void *arg, dtrace_probedesc_t *pdp);
+	/*
 	 * Fill in adp->dtargd_native / dtargd_xlate / dtargd_mapping for
 	 * probe adp->dtargd_id, argument adp->dtargd_ndx, as DTRACE_CTL_PROBEARG
 	 * does; set dtargd_ndx = DTRACE_ARGNONE when there is no such
@@ -204,6 +218,12 @@ typedef struct dt_copts {
 	const dtrace_argdesc_t *argtypes;
 	int nargtypes;
 	char (*argnames)[DTRACE_ARGTYPELEN];
+	/*
+	 * The D data model (dtrace -32, DTRACE_O_ILP32): long and pointers
+	 * are 32 bits in the types D makes (DTrace's _dtrace_ints_32 and
+	 * CTF_MODEL_ILP32); false is LP64, the model of every host here.
+	 */
+	bool ilp32;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */

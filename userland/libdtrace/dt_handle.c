@@ -113,8 +113,6 @@ dt_handle_create(int version, int flags)
 	dtp->dt_beganon = -1;
 	dtp->dt_endedon = -1;
 	dtp->dt_stdout_fd = -1;
-	dtp->dt_proc_hold = -1;
-	dtp->dt_proc_report = -1;
 	dtp->dt_nextuarg = DT_UARG_BASE;
 	dtp->dt_ncpu = 1;
 	/* DTrace's defaults for the compile-time options dt_options.c keeps here */

@@ -107,6 +107,15 @@ struct dtrace_prog {
 	int dp_enabled;
 };
 
+/* A process the consumer traces (dt_proc.c). */
+#define DT_PROC_MAX 64
+typedef struct dt_proc {
+	int dpr_pid;
+	int dpr_created; /* -c: ours to wait for, and to kill if never continued */
+	int dpr_held;	 /* created and not yet continued */
+	int dpr_live;	 /* not yet reported gone */
+} dt_proc_t;
+
 struct dtrace_hdl {
 	int dt_version;
 	int dt_oflags;
@@ -206,12 +215,10 @@ struct dtrace_hdl {
 
 	dt_symtab_t *dt_symtab;
 
-	/* the traced process (-c, -p): $target */
+	/* the traced processes (-c, -p); the last one is $target */
 	int dt_target;
-	int dt_proc_pid;
-	int dt_proc_created;
-	int dt_proc_hold;   /* write end: closing it lets the child exec */
-	int dt_proc_report; /* read end: the child's exec errno, or EOF */
+	dt_proc_t dt_procs[DT_PROC_MAX];
+	int dt_nprocs;
 
 	/* name of the aggregation whose id record has this uarg (programs) */
 	const char *(*dt_aggname)(dtrace_hdl_t *dtp, uint64_t uarg);
@@ -244,6 +251,7 @@ int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
 /* dtrace -lv: argument descriptions' types by the names D gives them ("" unresolved) */
 void dt_program_argnames(dtrace_hdl_t *dtp, const dtrace_argdesc_t *ads, int n, char (*names)[DTRACE_ARGTYPELEN]);
+int dt_load_libs(dtrace_hdl_t *dtp); /* the D libraries, once (0, or -1 with the error set) */
 int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);
 
 /* dt_handle.c */
@@ -384,5 +392,6 @@ typedef struct dt_syminfo {
 } dt_syminfo_t;
 int dt_symtab_lookup(dtrace_hdl_t *dtp, int pid, uint64_t addr, dt_syminfo_t *sip);
 void dt_symtab_destroy(dtrace_hdl_t *dtp);
+void dt_symtab_prime(dtrace_hdl_t *dtp, int pid);
 
 #endif /* DT_IMPL_H */

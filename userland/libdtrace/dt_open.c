@@ -37,6 +37,11 @@ dtrace_open(int version, int flags, int *errp)
 			*errp = EDT_VERSION;
 		return NULL;
 	}
+	if ((flags & DTRACE_O_LP64) && (flags & DTRACE_O_ILP32)) {
+		if (errp != NULL)
+			*errp = EINVAL;
+		return NULL;
+	}
 	if ((dtp = dt_handle_create(version, flags)) == NULL) {
 		if (errp != NULL)
 			*errp = EDT_NOMEM;

@@ -461,9 +461,15 @@ dt_opt_word(dtrace_hdl_t *dtp, const char *arg, const dt_optword_t *words, size_
 }
 
 /*
- * -x evaltime: where a -c process would stop for the programs to be
- * evaluated.  Ours is held before it execs until tracing has started, so
- * every point DTrace offers is already covered.
+ * -x evaltime: where a -c process stops for the programs to be evaluated.
+ * On the Linux host a created process is held in its agent's constructor:
+ * after the program and the libraries it links are loaded, before main and
+ * before the program's own constructors run.  That point serves every
+ * value DTrace offers (exec, preinit, postinit, main): the probes of main
+ * and of everything after it are in place when it runs, and libraries that
+ * constructors load later get their probes as they load.  The one
+ * difference from DTrace is that under `exec` the linked libraries are
+ * already there to match.
  */
 static int
 dt_opt_evaltime(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)

@@ -974,10 +974,13 @@ dtrace_freopen(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probe
 	if (rval == -1 || fp == NULL)
 		return rval;
 
-	if (strcmp(dtp->dt_sprintf_buf, ".") == 0) {
+	if (pfv->pfv_format != NULL && strcmp(pfv->pfv_format, ".") == 0) {
 		/*
-		 * freopen(""), which the compiler records as ".": the original
-		 * output again.  DTrace reopens /dev/fd/N, which on Linux would
+		 * freopen(""), which the compiler records as the format ".":
+		 * the original output again.  The format decides, as DTrace's
+		 * test of its prefix does: one whose expansion is "." (such as
+		 * freopen("%s", ".")) names that directory, which fails to open
+		 * below.  DTrace reopens /dev/fd/N, which on Linux would
 		 * open the file anew (its own offset); the saved descriptor
 		 * itself keeps sharing the offset with whoever else writes there.
 		 */

@@ -9,12 +9,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "dt_compile.h"
+#include "dt_errtags.h"
 #include "dt_impl.h"
 
 static const char dt_errprog_text[] = "dtrace:::ERROR"
@@ -28,6 +30,87 @@ static const char dt_errprog_text[] = "dtrace:::ERROR"
 
 /* --- What the compiler asks of the consumer ------------------------------ */
 
+/* The pid of a "pid<digits>" provider name, or 0. */
+static int
+dt_pid_provider(const char *prov)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(prov, "pid", 3) != 0 || prov[3] < '1' || prov[3] > '9')
+		return 0;
+	pid = strtol(prov + 3, &end, 10);
+	return *end == '\0' && pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
+}
+
+/*
+ * A pid provider names its process: DTrace grabs a process it is not yet
+ * tracing when a program names its pid provider (dt_pid_create_probes),
+ * so its probes can be made.  A failure leaves the description matching
+ * nothing; probe_why says why.
+ */
+static void
+dt_pid_prepare(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp)
+{
+	int pid = dt_pid_provider(pdp->dtpd_provider);
+
+	if (pid == 0 || dtp->dt_backend->proc_grab == NULL)
+		return;
+	for (int i = 0; i < dtp->dt_nprocs; i++)
+		if (dtp->dt_procs[i].dpr_pid == pid)
+			return;
+	(void)dtrace_proc_grab(dtp, pid);
+}
+
+/* pid<N>:a.out:... names the executable by its file name, as DTrace's
+ * dt_pid_fix_mod rewrites it. */
+static void
+dt_cops_probe_fix(void *arg, dtrace_probedesc_t *pdp)
+{
+	dtrace_hdl_t *dtp = arg;
+	int pid = dt_pid_provider(pdp->dtpd_provider);
+	char path[64], exe[4096], *base;
+	ssize_t n;
+
+	if (pid == 0 || strcmp(pdp->dtpd_mod, "a.out") != 0)
+		return;
+	dt_pid_prepare(dtp, pdp);
+	(void)snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	if ((n = readlink(path, exe, sizeof(exe) - 1)) <= 0)
+		return;
+	exe[n] = '\0';
+	base = strrchr(exe, '/');
+	base = base != NULL ? base + 1 : exe;
+	if (strlen(base) < sizeof(pdp->dtpd_mod))
+		memcpy(pdp->dtpd_mod, base, strlen(base) + 1);
+}
+
+static int
+dt_cops_probe_why(void *arg, const dtrace_probedesc_t *pdp, char *buf, size_t len)
+{
+	dtrace_hdl_t *dtp = arg;
+	int pid = dt_pid_provider(pdp->dtpd_provider);
+
+	if (pid == 0 || dtp->dt_backend->pid_why == NULL)
+		return 0;
+	switch (dtp->dt_backend->pid_why(pid, buf, len)) {
+	case DT_PID_WHY_OFF:
+		return D_PROC_OFF;
+	case DT_PID_WHY_ALIGN:
+		return D_PROC_ALIGN;
+	case DT_PID_WHY_NAME:
+		return D_PROC_NAME;
+	case DT_PID_WHY_FUNC:
+		return D_PROC_FUNC;
+	case DT_PID_WHY_GRAB:
+		return D_PROC_GRAB;
+	case DT_PID_WHY_CREATEFAIL:
+		return D_PROC_CREATEFAIL;
+	default:
+		return 0;
+	}
+}
+
 static int
 dt_cops_probe_match(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t *first)
 {
@@ -37,6 +120,7 @@ dt_cops_probe_match(void *arg, const dtrace_probedesc_t *pdp, dtrace_probedesc_t
 	dtrace_id_t id = DTRACE_IDNONE;
 	int count = 0;
 
+	dt_pid_prepare(dtp, pdp);
 	if (pdp->dtpd_id != DTRACE_IDNONE) {
 		if (dt_probe_lookup_id(dtp, pdp->dtpd_id, &pd) != 0)
 			return dtp->dt_errno == ESRCH || dtp->dt_errno == ENOENT ? 0 : -1;
@@ -219,6 +303,7 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
 	copts.stdc = "acst"[dtp->dt_stdcmode];
+	copts.ilp32 = (dtp->dt_oflags & DTRACE_O_ILP32) != 0;
 	copts.iregs = dtp->dt_iregs;
 	copts.tregs = dtp->dt_tregs;
 	copts.treedump = dtp->dt_treedump;
@@ -242,6 +327,8 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	copts.ops.arg = dtp;
 	if (dtp->dt_backend != NULL) {
 		copts.ops.probe_match = dt_cops_probe_match;
+		copts.ops.probe_why = dt_cops_probe_why;
+		copts.ops.probe_fix = dt_cops_probe_fix;
 		copts.ops.probe_arg = dt_cops_probe_arg;
 		copts.ops.provider_attr = dt_cops_provider_attr;
 	}
@@ -562,7 +649,7 @@ dt_lib_load(dtrace_hdl_t *dtp, dt_libfile_t *lf)
 	return 0;
 }
 
-static int
+int
 dt_load_libs(dtrace_hdl_t *dtp)
 {
 	dt_libscan_t ls;

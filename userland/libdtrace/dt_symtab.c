@@ -5,11 +5,12 @@
  * address space.  An address space is a process (pid 0 means this one,
  * where the Linux host runs the core and its in-process probes).  Its
  * objects come from /proc/<pid>/maps; each object's symbols come from its
- * ELF file (.symtab, else .dynsym) read with libelf, sorted once and then
- * searched by address.  A miss rereads the maps, since objects come and go.
+ * ELF file (.symtab, else its separate debug file by build ID, else
+ * .dynsym) read with libelf, sorted once and then searched by address.  A miss rereads the maps, since objects come and go.
  */
 #include <errno.h>
 #include <gelf.h>
+#include <limits.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,19 +66,53 @@ dt_sym_cmp(const void *a, const void *b)
 	return strcmp(l->ds_name, r->ds_name);
 }
 
-static void
-dt_obj_load(dt_obj_t *obj)
+/* The GNU build ID of an object, as lower-case hex; 0 if it has none. */
+static int
+dt_elf_buildid(Elf *elf, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	GElf_Nhdr nh;
+	Elf_Data *data;
+	size_t off = 0, noff, doff, i;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &shdr) == NULL || shdr.sh_type != SHT_NOTE ||
+		    (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		for (off = 0; (off = gelf_getnote(data, off, &nh, &noff, &doff)) != 0;) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)data->d_buf + noff, "GNU", 4) != 0 ||
+			    nh.n_descsz * 2 + 1 > len || nh.n_descsz < 2)
+				continue;
+			for (i = 0; i < nh.n_descsz; i++)
+				(void)snprintf(hex + 2 * i, 3, "%02x",
+				               ((unsigned char *)data->d_buf)[doff + i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Add the functions and objects of one ELF file's symbol table (.symtab,
+ * else .dynsym) to obj.  Returns 1 if the table was a .symtab; *idp gets
+ * the file's build ID ("" if none).
+ */
+static int
+dt_obj_load_file(dt_obj_t *obj, const char *path, char *idp, size_t idlen)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr shdr, symshdr = {0};
 	Elf_Data *data;
-	size_t i, n, cap = 0;
-	int fd;
+	size_t i, n, cap = obj->do_nsyms;
+	int fd, full = 0;
 
-	obj->do_loaded = 1;
-	if ((elf = dt_elf_open(obj->do_path, &fd)) == NULL)
-		return;
+	if (idp != NULL)
+		idp[0] = '\0';
+	if ((elf = dt_elf_open(path, &fd)) == NULL)
+		return 0;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &shdr) == NULL)
 			continue;
@@ -87,6 +122,9 @@ dt_obj_load(dt_obj_t *obj)
 			symshdr = shdr;
 		}
 	}
+	full = symscn != NULL && symshdr.sh_type == SHT_SYMTAB;
+	if (!full && idp != NULL && !dt_elf_buildid(elf, idp, idlen))
+		idp[0] = '\0';
 	if (symscn != NULL && (data = elf_getdata(symscn, NULL)) != NULL &&
 	    symshdr.sh_entsize != 0) {
 		n = symshdr.sh_size / symshdr.sh_entsize;
@@ -121,6 +159,36 @@ dt_obj_load(dt_obj_t *obj)
 		}
 	}
 	dt_elf_close(elf, fd);
+	return full;
+}
+
+/*
+ * An object's symbols.  A stripped object (Debian's libc.so.6 keeps only
+ * .dynsym) is named from its separate debug file when one is installed
+ * where the distribution puts them, by build ID
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, libc6-dbg for libc), so static
+ * functions such as __libc_start_call_main have names, as gdb finds them.
+ */
+static void
+dt_obj_load(dt_obj_t *obj)
+{
+	char id[256], dbg[PATH_MAX];
+	size_t i;
+
+	obj->do_loaded = 1;
+	if (dt_obj_load_file(obj, obj->do_path, id, sizeof(id)) || id[0] == '\0')
+		goto sort;
+	(void)snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+	if (access(dbg, R_OK) != 0)
+		goto sort;
+	/* the debug file's table is a superset: use it alone */
+	for (i = 0; i < obj->do_nsyms; i++)
+		free(obj->do_syms[i].ds_name);
+	obj->do_nsyms = 0;
+	(void)dt_obj_load_file(obj, dbg, NULL, 0);
+	if (obj->do_nsyms == 0)
+		(void)dt_obj_load_file(obj, obj->do_path, NULL, 0);
+sort:
 	if (obj->do_nsyms != 0)
 		qsort(obj->do_syms, obj->do_nsyms, sizeof(dt_sym_t), dt_sym_cmp);
 }
@@ -178,10 +246,16 @@ dt_space_read(dt_symtab_t *st, dt_space_t *sp)
 	size_t cap = 0;
 	FILE *fp;
 
-	dt_space_free(sp);
+	dt_map_t *old = sp->ds_maps;
+	size_t nold = sp->ds_nmaps;
+
+	/* A process that has gone keeps the objects it was last seen with, so
+	 * stacks recorded before it exited are still named. */
 	(void)snprintf(path, sizeof(path), "/proc/%d/maps", sp->ds_pid);
 	if ((fp = fopen(path, "r")) == NULL)
 		return;
+	sp->ds_maps = NULL;
+	sp->ds_nmaps = 0;
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		unsigned long long start, end, off;
 		char perms[8], file[4096];
@@ -218,7 +292,16 @@ dt_space_read(dt_symtab_t *st, dt_space_t *sp)
 		sp->ds_nmaps++;
 	}
 	(void)fclose(fp);
+	if (sp->ds_nmaps == 0 && nold != 0) {
+		/* a zombie's maps are empty: keep what it had */
+		free(sp->ds_maps);
+		sp->ds_maps = old;
+		sp->ds_nmaps = nold;
+	} else {
+		free(old);
+	}
 }
+
 
 static dt_space_t *
 dt_space_get(dt_symtab_t *st, int pid)
@@ -236,6 +319,19 @@ dt_space_get(dt_symtab_t *st, int pid)
 	st->st_spaces = sp;
 	dt_space_read(st, sp);
 	return sp;
+}
+
+/* Read a traced process's objects now, while it lives, so that what it
+ * recorded can be named after it exits. */
+void
+dt_symtab_prime(dtrace_hdl_t *dtp, int pid)
+{
+	dt_space_t *sp;
+
+	if (dtp->dt_symtab == NULL && (dtp->dt_symtab = calloc(1, sizeof(*dtp->dt_symtab))) == NULL)
+		return;
+	if ((sp = dt_space_get(dtp->dt_symtab, pid)) != NULL)
+		dt_space_read(dtp->dt_symtab, sp);
 }
 
 static const dt_map_t *

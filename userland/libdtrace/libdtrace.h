@@ -43,6 +43,8 @@ typedef struct dtrace_prog dtrace_prog_t;
 
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV 0x01 /* do not reach the core: compile and list only */
+#define DTRACE_O_LP64 0x04  /* compile for the LP64 data model (dtrace -64) */
+#define DTRACE_O_ILP32 0x08 /* compile for the ILP32 data model (dtrace -32) */
 
 /* Open a handle; NULL with *errp set (an errno or EDT_* value) on failure. */
 dtrace_hdl_t *dtrace_open(int version, int flags, int *errp);
@@ -361,15 +363,18 @@ int dtrace_aggregate_walk_valrevsorted(dtrace_hdl_t *dtp, dtrace_aggregate_f *fu
 /* --- Processes ----------------------------------------------------------- */
 
 /*
- * -c: start `file' with argv, held before exec() until dtrace_proc_continue();
- * -p: name a running process.  Either becomes $target for later
- * compilations.  Both return the pid, or -1.
+ * -c: start `file' with argv, held until dtrace_proc_continue() (before
+ * main, once the program and its libraries are loaded); -p: trace a
+ * running process.  Either becomes $target for later compilations; both
+ * may be repeated.  Both return the pid, or -1.
  */
 int dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[]);
 int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
 int dtrace_proc_continue(dtrace_hdl_t *dtp, int pid);
 /* 1 with DTrace's notice ("pid 42 has exited\n") once the process is gone. */
 int dtrace_proc_poll(dtrace_hdl_t *dtp, char *msg, size_t len);
+/* The number of traced processes not yet reported gone. */
+int dtrace_proc_live(dtrace_hdl_t *dtp);
 
 /* --- Formatting helpers ------------------------------------------------- */
 

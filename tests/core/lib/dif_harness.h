@@ -11,6 +11,7 @@
 #include "dif/dif_internal.h"
 #include "test_util.h"
 #include "testport.h"
+#include "core_globals.h"
 
 /*
  * core/framework.c defines dtrace_cpu_core/dtrace_ncpus and dtrace_init()
@@ -78,6 +79,7 @@ env_init(dif_env_t *e, uint32_t ncpus)
 	testport_reset(false);
 	testport_set_ncpus(ncpus);
 	memset(e, 0, sizeof(*e));
+	test_core_globals();
 	dtrace_cpu_core = e->cpus;
 	dtrace_ncpus = ncpus;
 	for (int i = 0; i < DTRACEOPT_MAX; i++)

@@ -599,6 +599,36 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	return 0;
 }
 
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	uintptr_t where;
+
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	if (tp_range_fault(DTRACE_AS_KERNEL, addr, len, &where) != 0)
+		return DTRACE_EFAULT;
+	memcpy(buf, (const void *)addr, len);
+	return 0;
+}
+
+/* Trampolines come from a fixed pool (the test port never runs them). */
+int
+dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
+{
+	static unsigned char pool[1 << 16] __attribute__((aligned(16)));
+	static size_t used;
+
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	len = (len + 15) & ~(size_t)15;
+	if (len > sizeof(pool) - used)
+		return DTRACE_ENOMEM;
+	*addr = (uintptr_t)&pool[used];
+	used += len;
+	return 0;
+}
+
 uint64_t
 testport_text_writes(void)
 {
@@ -698,6 +728,19 @@ const char *
 dtrace_port_curthread_execname(void)
 {
 	return testport_thread()->tt_execname;
+}
+
+/* The test port's device numbers are illumos' 64-bit dev_t: 32 bits each. */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return dev >> 32;
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return dev & 0xffffffffu;
 }
 
 int

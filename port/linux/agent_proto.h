@@ -1,0 +1,82 @@
+/*
+ * port/linux/agent_proto.h: what the consumer and an agent say to each
+ * other, and the per-process block they share in the arena.
+ *
+ * Each traced process has one SOCK_SEQPACKET connection to the consumer:
+ * for `dtrace -c` a socket pair whose agent end the child inherits (its
+ * number in DTRACE_AGENT_FD), for `dtrace -p` an abstract socket the
+ * injected agent connects to.  The connection is the agent's lifeline:
+ * when it reads end-of-file the consumer is gone, and the agent puts back
+ * every byte it patched and goes quiet.  Messages are fixed-size records;
+ * SETUP carries the arena's and the code arena's memfds (SCM_RIGHTS).
+ *
+ *   agent -> consumer  HELLO   pid, protocol version, the dynamic linker's
+ *                              debugger breakpoint (_r_debug.r_brk)
+ *   consumer -> agent  SETUP   arena base and size, code arena base and
+ *                              size, the core's and the engine's handles,
+ *                              this process's block; + 2 fds
+ *   agent -> consumer  READY   mapped, attached, handlers installed
+ *   consumer -> agent  GO      leave the constructor (-c): run the program
+ *   consumer -> agent  PROFILE the profile requests in the block changed
+ *   agent -> consumer  MODULES the loaded objects changed (dlopen/dlclose);
+ *                              the agent waits for lab_modack to reach
+ *                              the generation it sent
+ *   consumer -> agent  DETACH  tracing is over: go quiet, stay loaded
+ */
+#ifndef DTRACE_PORT_LINUX_AGENT_PROTO_H
+#define DTRACE_PORT_LINUX_AGENT_PROTO_H
+
+#include <stdint.h>
+
+#define LINUX_AGENT_VERSION 1
+#define LINUX_AGENT_FD_ENV "DTRACE_AGENT_FD"
+
+enum {
+	LINUX_AGENT_HELLO = 1,
+	LINUX_AGENT_SETUP,
+	LINUX_AGENT_READY,
+	LINUX_AGENT_GO,
+	LINUX_AGENT_PROFILE,
+	LINUX_AGENT_MODULES,
+	LINUX_AGENT_DETACH,
+	LINUX_AGENT_FAIL,
+};
+
+typedef struct linux_agent_msg {
+	uint32_t am_type;
+	uint32_t am_pid;
+	uint64_t am_arg[8];
+} linux_agent_msg_t;
+
+/* SETUP's arguments. */
+#define AM_ARENA_BASE 0
+#define AM_ARENA_SIZE 1
+#define AM_CODE_BASE 2
+#define AM_CODE_SIZE 3
+#define AM_CORE 4
+#define AM_INST 5
+#define AM_BLOCK 6
+
+/* profile-N probes the agent fires in its process's threads. */
+#define LINUX_AGENT_MAXPROF 16
+
+typedef struct linux_agent_prof {
+	uint32_t lap_id;       /* probe id, 0: unused */
+	uint32_t lap_pad;
+	uint64_t lap_interval; /* ns */
+} linux_agent_prof_t;
+
+/* One per traced process, in the arena; written by the consumer unless
+ * said otherwise. */
+typedef struct linux_agent_block {
+	uint64_t lab_pid;
+	volatile uint64_t lab_gen;     /* bumped when lab_prof changes */
+	linux_agent_prof_t lab_prof[LINUX_AGENT_MAXPROF];
+	volatile uint32_t lab_modgen;  /* agent: bumped at each module change */
+	volatile uint32_t lab_modack;  /* consumer: the last one it handled */
+	volatile uint32_t lab_detached; /* consumer: tracing is over */
+	volatile uint64_t lab_traps;   /* agent: breakpoints it handled */
+	volatile uint64_t lab_foreign; /* agent: breakpoints not of any site */
+} linux_agent_block_t;
+
+#endif

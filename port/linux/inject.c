@@ -1,0 +1,422 @@
+/*
+ * port/linux/inject.c: bringing the agent into a running process
+ * (`dtrace -p`).
+ *
+ * With ptrace, as a debugger would: seize the process's main thread,
+ * interrupt it, save every register (general and extended state), make it
+ * call dlopen() on the agent and then dtrace_agent_attach() with the name
+ * of an abstract socket this side listens on, put every register back and
+ * detach.  The thread is stopped only for those two calls; the process's
+ * other threads run throughout.  A call returns to address 0, whose fault
+ * stops the thread again under ptrace: that fault is never delivered.
+ *
+ * A thread interrupted inside a system call is left to restart it as the
+ * kernel would have: the calls run with orig_rax = -1 (no restart), and
+ * the saved registers, put back before detaching, carry the restart.
+ *
+ * Who may be traced is the kernel's decision: the process must be one the
+ * user could attach a debugger to (same user, or CAP_SYS_PTRACE; Yama's
+ * ptrace_scope; not non-dumpable).  When PTRACE_SEIZE refuses, the error
+ * says which of those to look at; nothing is tried behind its back.
+ *
+ * The ISA half (registers, the call frame) is x86_64 here; other ISAs run
+ * under qemu-user, which has no ptrace, and say so.  Not probe context.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "linux_impl.h"
+
+#define INJECT_TIMEOUT_MS 10000
+
+/* ---- Symbols of the target ------------------------------------------- */
+
+/* The address of `sym` in the first loaded object whose file name is
+ * `base`, from /proc/<pid>/maps and the file's symbol tables. */
+static int
+inject_symbol_cb(const char *name, uintptr_t addr, size_t size, void *arg)
+{
+	void **a = arg;
+
+	(void)size;
+	if (strcmp(name, (const char *)a[0]) == 0) {
+		*(uintptr_t *)a[1] = addr;
+		return 1;
+	}
+	return 0;
+}
+
+typedef struct inject_find {
+	const char *if_base; /* module name wanted, or NULL: any */
+	const char *if_sym;
+	uintptr_t if_addr;
+} inject_find_t;
+
+static int
+inject_module_cb(const dtrace_port_module_t *mod, void *arg)
+{
+	inject_find_t *f = arg;
+	void *a[2] = {(void *)f->if_sym, &f->if_addr};
+
+	if (f->if_base != NULL && strcmp(mod->dpm_name, f->if_base) != 0)
+		return 0;
+	if (f->if_base == NULL && strncmp(mod->dpm_name, "libc.so", 7) != 0)
+		return 0;
+	return dtrace_port_symbol_iter(mod, inject_symbol_cb, a) == 1 ? 1 : 0;
+}
+
+static uintptr_t
+inject_lookup(linux_proc_t *p, const char *module, const char *sym)
+{
+	inject_find_t f = {module, sym, 0};
+
+	(void)dtrace_port_module_iter(p, inject_module_cb, &f);
+	return f.if_addr;
+}
+
+/* ---- ptrace ------------------------------------------------------------ */
+
+typedef struct inject_regs {
+	struct user_regs_struct ir_gp;
+	uint8_t ir_xstate[16384];
+	size_t ir_xlen;
+} inject_regs_t;
+
+static int
+inject_wait(pid_t pid, int *status)
+{
+	struct timespec t0, t1;
+	pid_t r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		r = waitpid(pid, status, __WALL | WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return errno;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >
+		    INJECT_TIMEOUT_MS)
+			return ETIMEDOUT;
+		usleep(1000);
+	}
+}
+
+static int
+inject_getregs(pid_t pid, inject_regs_t *r)
+{
+	struct iovec iov = {r->ir_xstate, sizeof(r->ir_xstate)};
+
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &r->ir_gp) != 0)
+		return errno;
+	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_X86_XSTATE, &iov) == 0)
+		r->ir_xlen = iov.iov_len;
+	else
+		r->ir_xlen = 0;
+	return 0;
+}
+
+static int
+inject_setregs(pid_t pid, inject_regs_t *r)
+{
+	struct iovec iov = {r->ir_xstate, r->ir_xlen};
+
+	if (ptrace(PTRACE_SETREGS, pid, NULL, &r->ir_gp) != 0)
+		return errno;
+	if (r->ir_xlen != 0 && ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_XSTATE, &iov) != 0)
+		return errno;
+	return 0;
+}
+
+/*
+ * Call fn(a0, a1) in the stopped thread with `data` (a string) copied
+ * below its stack; the function returns to address 0 and the fault stops
+ * the thread.  *rv gets its return value.  Signals that arrive meanwhile
+ * are delivered to the thread as they would have been.
+ */
+static int
+inject_call(linux_proc_t *p, const struct user_regs_struct *saved, uintptr_t fn, const char *data,
+	    uint64_t a1, uint64_t *rv)
+{
+	struct user_regs_struct r = *saved;
+	size_t dlen = strlen(data) + 1;
+	uintptr_t sp, str;
+	uint64_t zero = 0;
+	int status, err, sig;
+
+	/* well below the red zone; 16-byte aligned before the call pushes */
+	sp = (uintptr_t)saved->rsp - 4096;
+	str = (sp - dlen) & ~(uintptr_t)15;
+	sp = (str - 64) & ~(uintptr_t)15;
+	if ((err = linux_proc_mem_write(p, str, data, dlen)) != 0)
+		return err;
+	sp -= sizeof(uint64_t); /* the return address, as a call pushes it */
+	if ((err = linux_proc_mem_write(p, sp, &zero, sizeof(zero))) != 0)
+		return err;
+	r.rip = fn;
+	r.rsp = sp;
+	r.rdi = str;
+	r.rsi = a1;
+	r.rax = 0;
+	r.orig_rax = (unsigned long long)-1; /* not in a system call: no restart */
+	if (ptrace(PTRACE_SETREGS, p->lp_pid, NULL, &r) != 0)
+		return errno;
+	sig = 0;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, p->lp_pid, NULL, (void *)(uintptr_t)sig) != 0)
+			return errno;
+		if ((err = inject_wait(p->lp_pid, &status)) != 0)
+			return err;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return ESRCH;
+		if (!WIFSTOPPED(status))
+			continue;
+		sig = WSTOPSIG(status);
+		if (sig == SIGSEGV) {
+			if (ptrace(PTRACE_GETREGS, p->lp_pid, NULL, &r) != 0)
+				return errno;
+			if (r.rip == 0)
+				break; /* our return */
+		}
+		/* a group stop of a seized thread reports the stop signal as an
+		 * event; anything else is the program's and is passed on */
+		if ((status >> 16) == PTRACE_EVENT_STOP)
+			sig = 0;
+	}
+	*rv = r.rax;
+	return 0;
+}
+
+static int
+inject_listen(pid_t pid, char *name, size_t len, int *lsock)
+{
+	struct sockaddr_un sa;
+	size_t n;
+	int s;
+
+	n = (size_t)snprintf(name, len, "dtrace-agent-%d-%d-%ld", (int)getpid(), (int)pid,
+			     (long)time(NULL));
+	if ((s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return errno;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path + 1, name, n);
+	if (bind(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) != 0 ||
+	    listen(s, 1) != 0) {
+		int err = errno;
+
+		close(s);
+		return err;
+	}
+	*lsock = s;
+	return 0;
+}
+
+/* Wait for the agent of `pid` (checked by its credentials) to connect. */
+static int
+inject_accept(int lsock, pid_t pid, int *sock)
+{
+	struct pollfd pfd = {lsock, POLLIN, 0};
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	int s;
+
+	for (;;) {
+		if (poll(&pfd, 1, INJECT_TIMEOUT_MS) <= 0)
+			return ETIMEDOUT;
+		if ((s = accept4(lsock, NULL, NULL, SOCK_CLOEXEC)) < 0)
+			return errno;
+		if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0 && cred.pid == pid) {
+			*sock = s;
+			return 0;
+		}
+		close(s); /* not the process we asked */
+	}
+}
+
+static const char *
+inject_why(int err)
+{
+	static char buf[256];
+	FILE *f;
+	int scope = -1;
+
+	if (err != EPERM)
+		return strerror(err);
+	if ((f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re")) != NULL) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	if (scope >= 1)
+		snprintf(buf, sizeof(buf),
+			 "permission denied (kernel.yama.ptrace_scope is %d: only %s may trace it)",
+			 scope,
+			 scope == 1 ? "its ancestors or CAP_SYS_PTRACE"
+			 : scope == 2 ? "CAP_SYS_PTRACE"
+				      : "no one");
+	else
+		snprintf(buf, sizeof(buf),
+			 "permission denied (another user's process, a non-dumpable one, or already "
+			 "traced)");
+	return buf;
+}
+
+typedef struct inject_thread_arg {
+	int ita_lsock;
+	pid_t ita_pid;
+	int ita_err;
+	char ita_why[256];
+} inject_thread_arg_t;
+
+static void *
+inject_adopt(void *arg)
+{
+	inject_thread_arg_t *ita = arg;
+	int sock = -1;
+
+	if ((ita->ita_err = inject_accept(ita->ita_lsock, ita->ita_pid, &sock)) != 0) {
+		snprintf(ita->ita_why, sizeof(ita->ita_why), "the agent did not connect: %s",
+			 strerror(ita->ita_err));
+		return NULL;
+	}
+	ita->ita_err =
+		linux_proc_adopt(ita->ita_pid, sock, false, ita->ita_why, sizeof(ita->ita_why));
+	return NULL;
+}
+
+int
+dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
+{
+	char sockname[96], path[PATH_MAX];
+	const char *agent = dtrace_linux_agent_path();
+	inject_thread_arg_t ita;
+	linux_proc_t tmp;
+	inject_regs_t saved;
+	pthread_t th;
+	uintptr_t dlopen_at, attach_at;
+	uint64_t rv = 0;
+	int status, err, lsock = -1;
+	bool seized = false;
+
+	if ((err = dtrace_linux_host_init()) != 0) {
+		snprintf(errbuf, errlen, "cannot start the host: %s", strerror(err));
+		return err;
+	}
+	if (linux_proc_lookup(pid) != NULL)
+		return 0;
+	if (realpath(agent, path) == NULL) {
+		err = errno;
+		snprintf(errbuf, errlen, "the agent %s: %s", agent, strerror(err));
+		return err;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.lp_pid = pid;
+	tmp.lp_state = LINUX_PROC_ATTACHING;
+	snprintf(sockname, sizeof(sockname), "/proc/%d/mem", (int)pid);
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) != 0) {
+		err = errno;
+		snprintf(errbuf, errlen, "%s", inject_why(err));
+		return err;
+	}
+	seized = true;
+	if ((tmp.lp_memfd = open(sockname, O_RDWR | O_CLOEXEC)) < 0) {
+		err = errno;
+		snprintf(errbuf, errlen, "%s", inject_why(err));
+		goto out;
+	}
+	dlopen_at = inject_lookup(&tmp, NULL, "dlopen");
+	if (dlopen_at == 0) {
+		err = ENOENT;
+		snprintf(errbuf, errlen, "no dlopen() in its C library (a static program?)");
+		goto out;
+	}
+	if ((err = inject_listen(pid, sockname, sizeof(sockname), &lsock)) != 0) {
+		snprintf(errbuf, errlen, "cannot listen for the agent: %s", strerror(err));
+		goto out;
+	}
+	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0 || (err = inject_wait(pid, &status)) != 0) {
+		err = err != 0 ? err : errno;
+		snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
+		goto out;
+	}
+	if ((err = inject_getregs(pid, &saved)) != 0) {
+		snprintf(errbuf, errlen, "cannot read its registers: %s", strerror(err));
+		goto out;
+	}
+	if ((err = inject_call(&tmp, &saved.ir_gp, dlopen_at, path, RTLD_NOW, &rv)) != 0 ||
+	    rv == 0) {
+		snprintf(errbuf, errlen, "it could not load the agent %s%s%s", path,
+			 err != 0 ? ": " : "", err != 0 ? strerror(err) : "");
+		err = err != 0 ? err : ENOEXEC;
+		(void)inject_setregs(pid, &saved);
+		goto out;
+	}
+	attach_at = inject_lookup(&tmp, LINUX_AGENT_NAME, "dtrace_agent_attach");
+	if (attach_at == 0) {
+		err = ENOENT;
+		snprintf(errbuf, errlen, "the agent has no dtrace_agent_attach");
+		(void)inject_setregs(pid, &saved);
+		goto out;
+	}
+	/*
+	 * dtrace_agent_attach() connects and waits for SETUP while the thread
+	 * runs our call, so the other side of the handshake runs on its own
+	 * thread here (accept, then linux_proc_adopt) while this one waits
+	 * for the call to return.
+	 */
+	ita.ita_lsock = lsock;
+	ita.ita_pid = pid;
+	ita.ita_err = 0;
+	if ((err = pthread_create(&th, NULL, inject_adopt, &ita)) != 0) {
+		snprintf(errbuf, errlen, "cannot start a thread: %s", strerror(err));
+		(void)inject_setregs(pid, &saved);
+		goto out;
+	}
+	err = inject_call(&tmp, &saved.ir_gp, attach_at, sockname, 0, &rv);
+	if (err != 0 || rv != 0)
+		shutdown(lsock, SHUT_RDWR); /* the adopting thread gives up */
+	pthread_join(th, NULL);
+	if (inject_setregs(pid, &saved) != 0 && err == 0)
+		err = ESRCH;
+	if (err != 0 || rv != 0 || ita.ita_err != 0) {
+		if (ita.ita_err != 0 && ita.ita_why[0] != '\0')
+			snprintf(errbuf, errlen, "%s", ita.ita_why);
+		else
+			snprintf(errbuf, errlen, "the agent could not attach: %s",
+				 strerror(err != 0 ? err : rv != 0 ? (int)rv : ita.ita_err));
+		err = err != 0 ? err : rv != 0 ? (int)rv : ita.ita_err;
+	}
+out:
+	if (seized)
+		(void)ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	if (tmp.lp_memfd > 0)
+		close(tmp.lp_memfd);
+	if (lsock >= 0)
+		close(lsock);
+	return err;
+}

@@ -1,0 +1,4 @@
+pid$target:libpiddl.so:dlfunc:entry
+{
+	@[probemod, probefunc, arg0] = count();
+}

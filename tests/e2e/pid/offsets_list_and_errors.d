@@ -1,0 +1,3 @@
+pid$target:a.out:add:
+{
+}

@@ -1,0 +1,40 @@
+# tests/e2e/pid: the pid provider against small programs the tree builds
+# (targets/): with and without frame pointers, threaded, forking, loading
+# a library.  Each test is a .sh that runs dtrace with -c or -p on one of
+# them, found through DT_PID_TARGETS.  Included from ../CMakeLists.txt
+# after its tests are defined; Linux hosts only (the agent).
+if(TARGET dtrace_cmd AND TARGET dtrace_agent)
+	set(_pt ${CMAKE_CURRENT_LIST_DIR}/targets)
+	add_executable(pidtarget_fp ${_pt}/pidtarget.c)
+	target_compile_options(pidtarget_fp PRIVATE -O2 -fno-omit-frame-pointer)
+	add_executable(pidtarget_nofp ${_pt}/pidtarget.c)
+	target_compile_options(pidtarget_nofp PRIVATE -O2 -fomit-frame-pointer
+		-fasynchronous-unwind-tables)
+	add_executable(pidtarget_static ${_pt}/pidtarget.c)
+	target_link_options(pidtarget_static PRIVATE -static)
+	add_executable(pidthreads ${_pt}/pidthreads.c)
+	target_link_libraries(pidthreads PRIVATE pthread)
+	add_executable(pidfork ${_pt}/pidfork.c)
+	add_executable(pidloop ${_pt}/pidloop.c)
+	add_library(piddl SHARED ${_pt}/piddl.c)
+	add_executable(piddlopen ${_pt}/piddlopen.c)
+	target_link_libraries(piddlopen PRIVATE ${CMAKE_DL_LIBS})
+	foreach(t pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop piddl piddlopen)
+		set_target_properties(${t} PROPERTIES
+			RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid
+			LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid)
+	endforeach()
+	file(GLOB _pid_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
+	foreach(script ${_pid_tests})
+		get_filename_component(name ${script} NAME_WE)
+		set_tests_properties(e2e_pid_${name} PROPERTIES
+			ENVIRONMENT "DT_PID_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/pid"
+			LABELS "e2e;pid")
+	endforeach()
+else()
+	file(GLOB _pid_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
+	foreach(script ${_pid_tests})
+		get_filename_component(name ${script} NAME_WE)
+		set_tests_properties(e2e_pid_${name} PROPERTIES DISABLED TRUE)
+	endforeach()
+endif()

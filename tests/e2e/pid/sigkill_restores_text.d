@@ -1,0 +1,4 @@
+pid$target:a.out:tick:entry
+{
+	@ = count();
+}

@@ -1,0 +1,15 @@
+pid$target:a.out:greet:entry
+{
+	printf("name %s\n", copyinstr(arg0));
+	printf("uregs[R_RDI] is arg0: %d\n", uregs[R_RDI] == arg0);
+	printf("execname %s, pid is $target %d, tid is pid %d\n", execname, pid == $target, tid == pid);
+	printf("probe %s:%s:%s\n", probemod, probefunc, probename);
+	usym(uregs[R_PC]);
+	umod(uregs[R_PC]);
+	ufunc(ucaller);
+}
+
+pid$target:a.out:greet:return
+{
+	printf("returns %d\n", arg1);
+}
