@@ -231,6 +231,19 @@ dtnb_ioctl(dev_t dev, u_long cmd, void *data, int flag, struct lwp *l)
 	return err;
 }
 
+/* D's getmajor() and getminor(): NetBSD's dev_t encoding (sys/types.h). */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return major((dev_t)dev);
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return minor((dev_t)dev);
+}
+
 int
 dtnb_device_attach(void)
 {

@@ -1,5 +1,6 @@
 /*
- * port/netbsd/memory.c: memory, locks and the log (port.h §10, §12).
+ * port/netbsd/memory.c: memory, locks and the log (port.h §10, §12), and
+ * reading kernel text (§4).
  *
  * kmem_zalloc(KM_NOSLEEP): the core sizes buffers by asking again with
  * less, so it must be told "no" rather than wait for the page daemon.  The
@@ -27,6 +28,15 @@ dtrace_port_free(void *ptr, size_t size)
 {
 	if (ptr != NULL)
 		kmem_free(ptr, size);
+}
+
+/* Kernel text, read with the kernel's fault-catching copy. */
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	return kcopy((const void *)addr, buf, len) == 0 ? 0 : DTRACE_EFAULT;
 }
 
 void
