@@ -28,13 +28,15 @@ static int (*rh_fault)(uintptr_t pc, uintptr_t *resume);
 static const int *rh_cmajor;
 static void *rh_copy; /* the first copying primitive, after the loads */
 static int rh_booted; /* 0 not yet, 1 up, -1 failed */
+static struct sigaction rh_old_segv, rh_old_bus;
 static char rh_why[256];
 
 /*
  * A fault in kernel code: if the module's nofault primitive took it, resume
  * at its landing pad with the address in %rax and the code in %rdx (the
- * x86_64 contract of isa/x86_64/nofault.S); otherwise fall back to the
- * default action, which the faulting instruction then meets again.
+ * x86_64 contract of isa/x86_64/nofault.S); otherwise it is the previous
+ * handler's, or with none the default action's, which the faulting
+ * instruction then meets again.
  */
 static void
 rh_signal(int sig, siginfo_t *si, void *ucv)
@@ -42,6 +44,7 @@ rh_signal(int sig, siginfo_t *si, void *ucv)
 	ucontext_t *uc = ucv;
 	greg_t *r = uc->uc_mcontext.gregs;
 	uintptr_t addr = (uintptr_t)si->si_addr, resume;
+	struct sigaction *old;
 	int code;
 
 	if (rh_fault != NULL && (code = rh_fault((uintptr_t)r[REG_RIP], &resume)) != 0) {
@@ -55,7 +58,13 @@ rh_signal(int sig, siginfo_t *si, void *ucv)
 		r[REG_RIP] = (greg_t)resume;
 		return;
 	}
-	signal(sig, SIG_DFL);
+	old = sig == SIGSEGV ? &rh_old_segv : &rh_old_bus;
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction != NULL)
+		old->sa_sigaction(sig, si, ucv);
+	else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN)
+		old->sa_handler(sig);
+	else
+		(void)sigaction(sig, old, NULL);
 }
 
 static void *
@@ -140,8 +149,8 @@ dtrace_rump_boot(const char *libdir, const char *component, int ncpus, char *why
 		sa.sa_sigaction = rh_signal;
 		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
-		(void)sigaction(SIGSEGV, &sa, NULL);
-		(void)sigaction(SIGBUS, &sa, NULL);
+		(void)sigaction(SIGSEGV, &sa, &rh_old_segv);
+		(void)sigaction(SIGBUS, &sa, &rh_old_bus);
 		dtrace_rump.ncpus = ncpus > 0 ? ncpus : 2;
 		snprintf(n, sizeof(n), "%d", dtrace_rump.ncpus);
 		setenv("RUMP_NCPU", n, 1);
