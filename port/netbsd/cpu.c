@@ -80,9 +80,10 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
 	int s = splhigh();
 	u_int id = cpu_index(curcpu());
-	dtnb_cpu_t *dc = &dtnb_cpus[id];
+	dtnb_cpu_t *dc;
 
-	if (dc->dc_inprobe) {
+	/* A CPU attached after the module loaded has no state: a drop. */
+	if (id >= dtnb_ncpus || (dc = &dtnb_cpus[id])->dc_inprobe) {
 		splx(s);
 		return false;
 	}

@@ -108,6 +108,10 @@ dtnb_invop(struct trapframe *tf)
 	if (hook == NULL || (tf->tf_cs & SEL_UPL) != 0)
 		return 0;
 	kpreempt_disable();
+	if (cpu_index(curcpu()) >= dtnb_ncpus) {
+		kpreempt_enable();
+		return 0;
+	}
 	dtnb_tf2regs(tf, &r);
 	dc = dtnb_curcpu();
 	dc->dc_regs = &r;
