@@ -92,15 +92,6 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 }
 
 int
-dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
-{
-	(void)as;
-	(void)len;
-	(void)addr;
-	return DTRACE_ENOTSUP;
-}
-
-int
 dtnb_sdt_init(void)
 {
 	return 0;

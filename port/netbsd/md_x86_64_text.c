@@ -15,7 +15,6 @@
 #include <machine/cpufunc.h>
 #include <machine/specialreg.h>
 #include <machine/vmparam.h>
-#include <uvm/uvm_extern.h>
 
 #include "netbsd_impl.h"
 
@@ -45,26 +44,5 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	lcr0(cr0);
 	x86_write_psl(psl);
 	dtrace_port_xcall(DTRACE_CPU_ALL, dtnb_serialize, NULL);
-	return 0;
-}
-
-/*
- * Trampolines: wired, zeroed, executable kernel memory from kernel_map.
- * Never given back: a thread may still be running one after its probe is
- * gone, so the pages stay for the life of the kernel (a reload takes new
- * ones).
- */
-int
-dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
-{
-	vaddr_t va;
-
-	if (as != NULL)
-		return DTRACE_ENOTSUP;
-	va = uvm_km_alloc(kernel_map, round_page(len), 0,
-			  UVM_KMF_WIRED | UVM_KMF_ZERO | UVM_KMF_EXEC | UVM_KMF_NOWAIT);
-	if (va == 0)
-		return DTRACE_ENOMEM;
-	*addr = (uintptr_t)va;
 	return 0;
 }

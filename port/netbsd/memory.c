@@ -1,6 +1,6 @@
 /*
  * port/netbsd/memory.c: memory, locks and the log (port.h §10, §12), and
- * reading kernel text (§4).
+ * reading kernel text and trampolines for instruction probes (§4).
  *
  * kmem_zalloc(KM_NOSLEEP): the core sizes buffers by asking again with
  * less, so it must be told "no" rather than wait for the page daemon.  The
@@ -12,6 +12,7 @@
 #include <sys/systm.h>
 #include <sys/kmem.h>
 #include <sys/mutex.h>
+#include <uvm/uvm_extern.h>
 
 #include "netbsd_impl.h"
 
@@ -37,6 +38,27 @@ dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
 	if (as != NULL)
 		return DTRACE_ENOTSUP;
 	return kcopy((const void *)addr, buf, len) == 0 ? 0 : DTRACE_EFAULT;
+}
+
+/*
+ * Trampolines: wired, zeroed, executable kernel memory from kernel_map.
+ * Never given back: a thread may still be running one after its probe is
+ * gone, so the pages stay for the life of the kernel (a reload takes new
+ * ones).
+ */
+int
+dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
+{
+	vaddr_t va;
+
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	va = uvm_km_alloc(kernel_map, round_page(len), 0,
+			  UVM_KMF_WIRED | UVM_KMF_ZERO | UVM_KMF_EXEC | UVM_KMF_NOWAIT);
+	if (va == 0)
+		return DTRACE_ENOMEM;
+	*addr = (uintptr_t)va;
+	return 0;
 }
 
 void
