@@ -104,14 +104,9 @@ dtnb_unload(void)
 		return err;
 	}
 	dtnb_trap_uninstall();
-	if ((err = dtrace_fini()) != 0) {
-		/* Not expected once the device is gone; keep everything. */
-		(void)dtnb_trap_install();
-		for (size_t i = 0; i < __arraycount(dtnb_providers); i++)
-			(void)dtnb_providers[i].init();
-		(void)dtnb_device_attach();
-		return err;
-	}
+	/* It refuses only while a state is open, and with the device gone
+	 * none is. */
+	(void)dtrace_fini();
 	dtnb_destructive_fini();
 	dtnb_memory_fini();
 	dtnb_cpus_free();
