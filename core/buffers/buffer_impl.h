@@ -319,11 +319,12 @@ int dtrace_aggregate_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t h
 
 typedef uint32_t dtrace_specid_t; /* 1..nspec; 0 is "no speculation" */
 
-typedef struct dtrace_speculation {
+/* dtrace_speculation_t: typedef'd once, in dtrace_impl.h */
+struct dtrace_speculation {
 	volatile uint32_t dtsp_state; /* DTRACESPEC_* */
 	int dtsp_cleaning;	      /* being cleaned (cleaner only) */
 	dtrace_buffer_t *dtsp_buffer; /* per CPU */
-} dtrace_speculation_t;
+};
 
 /*
  * speculation(): take an INACTIVE speculation, make it ACTIVE and return its
