@@ -379,10 +379,12 @@ dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv)
 	case DTRACE_CTL_BUFSNAP:
 	case DTRACE_CTL_AGGSNAP:
 		dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
-		err = dtrace_buffer_snapshot(state,
-					     cmd == DTRACE_CTL_BUFSNAP ? state->dts_buffer
-								       : state->dts_aggbuffer,
-					     arg);
+		/* the arrays GO allocated, not the state's shared pointers */
+		err = dtrace_buffer_snapshot(
+			state,
+			dtrace_state_bufarray(state, cmd == DTRACE_CTL_BUFSNAP ? DTRACEOPT_BUFSIZE
+									       : DTRACEOPT_AGGSIZE),
+			arg);
 		dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 		return err;
 	}

@@ -55,6 +55,7 @@ typedef uint32_t dtrace_cpuid_t;
 #define DTRACE_ENOSPC 28
 #define DTRACE_E2BIG 7
 #define DTRACE_EALREADY 114 /* not shared: the core only passes it back */
+#define DTRACE_EBADMSG 74   /* not shared either: shared buffer state is corrupt */
 #define DTRACE_ENOTSUP 95
 
 /* ------------------------------------------------------------------------
