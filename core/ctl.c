@@ -157,7 +157,7 @@ dtrace_ctl_eprobe(dtrace_state_t *state, dtrace_eprobedesc_t *desc)
 {
 	dtrace_ecb_t *ecb;
 	dtrace_action_t *act;
-	int32_t room = desc->dtepd_nrecs, n = 0;
+	int32_t room = desc->dtepd_nrecs, n = 0, steps = 0;
 
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
 	if ((ecb = dtrace_epid2ecb(state, desc->dtepd_epid)) == NULL || ecb->dte_probe == NULL) {
@@ -167,8 +167,10 @@ dtrace_ctl_eprobe(dtrace_state_t *state, dtrace_eprobedesc_t *desc)
 	desc->dtepd_probeid = ecb->dte_probe->dtpr_id;
 	desc->dtepd_uarg = ecb->dte_uarg;
 	desc->dtepd_size = ecb->dte_size;
-	/* the records the consumer sees: neither keys nor aggregations */
-	for (act = ecb->dte_action; act != NULL; act = act->dta_next) {
+	/* the records the consumer sees: neither keys nor aggregations (the
+	 * walk bounded as a DOF action list is, whatever the shared list says) */
+	for (act = ecb->dte_action; act != NULL && steps < DTRACE_ACTIONS_MAX;
+	     act = act->dta_next, steps++) {
 		if (DTRACEACT_ISAGG(act->dta_kind) || act->dta_intuple)
 			continue;
 		if (n < room)
