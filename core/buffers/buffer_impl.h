@@ -455,8 +455,9 @@ bool dtrace_bufgeom_check(const dtrace_bufgeom_t *g, dtrace_buffer_t *copy);
 
 /*
  * Put a corrupt buffer back to a clean, empty state from its geometry: the
- * first half active, nothing recorded, no drops; INACTIVE kept.  Run with
- * the buffer's CPU exclusive.  probe context: no.
+ * first half active, nothing recorded, no drops pending; INACTIVE and the
+ * speculation drop count (dtb_xamot_drops) kept.  Run with the buffer's CPU
+ * exclusive.  probe context: no.
  */
 void dtrace_bufgeom_repair(const dtrace_bufgeom_t *g, dtrace_buffer_t *buf);
 

@@ -134,7 +134,6 @@ dtrace_bufgeom_repair(const dtrace_bufgeom_t *g, dtrace_buffer_t *buf)
 	buf->dtb_drops = 0;
 	buf->dtb_errors = 0;
 	buf->dtb_xamot_offset = 0;
-	buf->dtb_xamot_drops = 0;
 	buf->dtb_xamot_errors = 0;
 	buf->dtb_xamot_flags = 0;
 	buf->dtb_flags = (g->dbg_flags & DTRACEBUF_POLICY) | inactive;

@@ -247,12 +247,16 @@ dtrace_speculation_clean_commit(dtrace_state_t *state, dtrace_buffer_t *src,
 
 	memcpy(&s, src, sizeof(s));
 	memcpy(&d, dest, sizeof(d));
-	if (!dtrace_bufgeom_check(gs, &s) || !dtrace_bufgeom_check(gd, &d)) {
-		/*
-		 * The records cannot be trusted, or cannot go where they belong
-		 * (the principal buffer's next snapshot reports its header):
-		 * dropped, as committed data that did not fit is.
-		 */
+	if (!dtrace_bufgeom_check(gs, &s)) {
+		/* The records cannot be trusted: dropped, as committed data
+		 * that does not fit is, and the header made whole again. */
+		dtrace_bufgeom_repair(gs, src);
+		src->dtb_xamot_drops++;
+		return;
+	}
+	if (!dtrace_bufgeom_check(gd, &d)) {
+		/* They cannot go where they belong; the principal buffer's
+		 * next snapshot reports its header. */
 		src->dtb_offset = 0;
 		src->dtb_drops = 0;
 		src->dtb_xamot_drops++;
