@@ -235,7 +235,31 @@ nomem:
 	return -1;
 }
 
-/* Fold one CPU's aggregation snapshot buf[0..size) into the handle. */
+/*
+ * A value the rest of the library may take at its word: an lquantize()
+ * value's parameter word must describe as many buckets as the value holds
+ * (sorting and printing index by it).
+ */
+static int
+dt_aggregate_value_ok(const dtrace_recdesc_t *vrec, const char *addr)
+{
+	uint64_t arg;
+
+	if (vrec->dtrd_action != DTRACEAGG_LQUANTIZE)
+		return 1;
+	if (vrec->dtrd_size < sizeof(uint64_t))
+		return 0;
+	memcpy(&arg, addr + vrec->dtrd_offset, sizeof(arg));
+	return vrec->dtrd_size == sizeof(uint64_t) * ((size_t)DTRACE_LQUANTIZE_LEVELS(arg) + 3);
+}
+
+/*
+ * Fold one CPU's aggregation snapshot buf[0..size) into the handle.  The
+ * bytes are what probe context wrote, on the Linux host maybe a hostile
+ * traced process: each entry must name an aggregation the core knows, start
+ * 8-aligned as the core lays entries out, fit, and carry a value of a shape
+ * its description allows; else the merge stops with an error.
+ */
 int
 dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 {
@@ -243,6 +267,7 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 
 	while (offs + sizeof(dtrace_aggid_t) <= size) {
 		dtrace_aggid_t id = *(const dtrace_aggid_t *)(buf + offs);
+		const dtrace_recdesc_t *vrec;
 		dtrace_aggdesc_t *agg;
 
 		if (id == DTRACE_AGGIDNONE) {
@@ -251,9 +276,13 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 			continue;
 		}
 		if (dt_aggid_lookup(dtp, id, &agg) != 0)
-			return -1;
-		if (agg->dtagd_nrecs < 1 || agg->dtagd_size == 0 || offs + agg->dtagd_size > size ||
-		    !DTRACEACT_ISAGG(agg->dtagd_rec[agg->dtagd_nrecs - 1].dtrd_action))
+			return dtp->dt_errno == EDT_NOMEM ? -1 : dt_set_errno(dtp, EDT_BADAGGID);
+		if (((uintptr_t)(buf + offs) & (sizeof(uint64_t) - 1)) != 0)
+			return dt_set_errno(dtp, EDT_DALIGN);
+		if (agg->dtagd_nrecs < 1 || agg->dtagd_size == 0 || offs + agg->dtagd_size > size)
+			return dt_set_errno(dtp, EDT_DMISMATCH);
+		vrec = &agg->dtagd_rec[agg->dtagd_nrecs - 1];
+		if (!DTRACEACT_ISAGG(vrec->dtrd_action) || !dt_aggregate_value_ok(vrec, buf + offs))
 			return dt_set_errno(dtp, EDT_DMISMATCH);
 		if (dt_aggregate_insert(dtp, cpu, agg, buf + offs) != 0)
 			return -1;
@@ -309,8 +338,13 @@ dtrace_aggregate_snap(dtrace_hdl_t *dtp)
 			/* a CPU without buffers is not an error */
 			if (dtp->dt_errno == ENOENT)
 				continue;
+			/* the core refused a header a traced process corrupted */
+			if (dtp->dt_errno == EBADMSG)
+				(void)dt_set_errno(dtp, EDT_BADBUF);
 			return -1;
 		}
+		if (desc.dtbd_size > agp->dtat_bufsize)
+			return dt_set_errno(dtp, EDT_DOFFSET);
 		if (desc.dtbd_drops != 0 &&
 		    dt_handle_cpudrop(dtp, cpu, DTRACEDROP_AGGREGATION, desc.dtbd_drops) != 0)
 			return -1;
@@ -413,7 +447,7 @@ dt_aggregate_valcmp(const dt_ahashent_t *lh, const dt_ahashent_t *rh)
 
 	switch (lrec->dtrd_action) {
 	case DTRACEAGG_AVG:
-		return dt_cmp_i64(l[0] ? l[1] / l[0] : 0, r[0] ? r[1] / r[0] : 0);
+		return dt_cmp_i64(dt_sdiv64(l[1], l[0]), dt_sdiv64(r[1], r[0]));
 	case DTRACEAGG_STDDEV: {
 		uint64_t ls = dt_stddev((const uint64_t *)l, 1);
 		uint64_t rs = dt_stddev((const uint64_t *)r, 1);
@@ -752,7 +786,7 @@ dt_aggregate_total(dtrace_hdl_t *dtp, int clear)
 			val = addr[0];
 			break;
 		case DTRACEAGG_AVG:
-			val = addr[0] != 0 ? addr[1] / addr[0] : 0;
+			val = dt_sdiv64(addr[1], addr[0]);
 			break;
 		default:
 			continue;

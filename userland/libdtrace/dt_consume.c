@@ -232,6 +232,27 @@ dt_verdict(dtrace_hdl_t *dtp, int rval)
 }
 
 /*
+ * Every datum of a firing at `base' within the firing's size and at its
+ * alignment (the core reserves records so); else EDT_DOFFSET or EDT_DALIGN.
+ */
+static int
+dt_record_fits(dtrace_hdl_t *dtp, const dtrace_eprobedesc_t *epd, const char *base)
+{
+	int i;
+
+	for (i = 0; i < epd->dtepd_nrecs; i++) {
+		const dtrace_recdesc_t *rec = &epd->dtepd_rec[i];
+		uintptr_t align = rec->dtrd_alignment > 1 ? rec->dtrd_alignment : 1;
+
+		if ((uint64_t)rec->dtrd_offset + rec->dtrd_size > epd->dtepd_size)
+			return dt_set_errno(dtp, EDT_DOFFSET);
+		if (((uintptr_t)(base + rec->dtrd_offset) & (align - 1)) != 0)
+			return dt_set_errno(dtp, EDT_DALIGN);
+	}
+	return 0;
+}
+
+/*
  * Consume the firing at buf[offs] and return the offset past it, or
  * (size_t)-1 with dt_errno set.  Filler words before it are skipped.
  */
@@ -255,14 +276,26 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 	if (offs + sizeof(dtrace_rechdr_t) > size)
 		return size;
 
+	/*
+	 * The buffer is whatever the processes that fire probes wrote (on the
+	 * Linux host they can write it at will): a record must name an enabled
+	 * probe the core knows and fit in what the snapshot holds, and each
+	 * datum must sit at its alignment, or consumption stops with DTrace's
+	 * error for it.
+	 */
 	hdr = (const dtrace_rechdr_t *)(buf + offs);
 	id = hdr->dtrh_epid;
-	if (dt_epid_lookup(dtp, id, &epd, &pd) != 0)
+	if (dt_epid_lookup(dtp, id, &epd, &pd) != 0) {
+		if (dtp->dt_errno != EDT_NOMEM)
+			(void)dt_set_errno(dtp, EDT_BADEPID);
 		return (size_t)-1;
+	}
 	if (epd->dtepd_size < sizeof(dtrace_rechdr_t) || offs + epd->dtepd_size > size) {
 		(void)dt_set_errno(dtp, EDT_DOFFSET);
 		return (size_t)-1;
 	}
+	if (dt_record_fits(dtp, epd, buf + offs) != 0)
+		return (size_t)-1;
 
 	memset(&data, 0, sizeof(data));
 	data.dtpda_handle = dtp;
@@ -301,10 +334,6 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 		const char *base = buf + offs;
 		const char *addr = base + rec->dtrd_offset;
 
-		if (rec->dtrd_offset + rec->dtrd_size > epd->dtepd_size) {
-			(void)dt_set_errno(dtp, EDT_DOFFSET);
-			return (size_t)-1;
-		}
 		data.dtpda_data = (char *)addr;
 
 		if (act == DTRACEACT_LIBACT) {
@@ -648,6 +677,9 @@ dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pf,
 			/* no buffer on this CPU, or (ring, fill) not readable yet */
 			if (dtp->dt_errno == ENOENT || dtp->dt_errno == EBUSY)
 				continue;
+			/* the core refused a header a traced process corrupted */
+			if (dtp->dt_errno == EBADMSG)
+				(void)dt_set_errno(dtp, EDT_BADBUF);
 			free(drops);
 			return -1;
 		}
