@@ -10,8 +10,9 @@
  * statement"; strings and ustack() string tables without a NUL are read
  * only within their records; avg() and stddev() with a zero or -1 count
  * and normalize() by -1 do not trap; and a header the core refused
- * (EBADMSG) is "Buffer state is corrupt".  Then a few thousand randomly
- * corrupted snapshots go through the same paths.
+ * (EBADMSG) is "Buffer state is corrupt".  A firing stamped later than
+ * its snapshot cannot hold its CPU's records back.  Then a few thousand
+ * randomly corrupted snapshots go through the same paths.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -284,6 +285,71 @@ test_corrupt_header_refused_by_core(void)
 	dt_handle_destroy(dtp);
 }
 
+/* --- Forged timestamps ------------------------------------------------------ */
+
+static char snapdata[256] __attribute__((aligned(8)));
+static size_t snaplen;
+
+static int
+snap_ctl(void *state, dtrace_ctl_t cmd, void *arg, int *rv)
+{
+	dtrace_bufdesc_t *d = arg;
+
+	(void)state;
+	(void)rv;
+	if (cmd != DTRACE_CTL_BUFSNAP || d->dtbd_cpu != 0)
+		return ENOENT;
+	memcpy(d->dtbd_data, snapdata, snaplen);
+	d->dtbd_size = snaplen;
+	d->dtbd_oldest = 0;
+	d->dtbd_drops = 0;
+	d->dtbd_timestamp = 5000; /* the switch: every record is older */
+	return 0;
+}
+
+/*
+ * A firing stamped far in the future (or at UINT64_MAX, which reads as "no
+ * firing left") must not hold its CPU's later firings back: without a
+ * bound they would wait, and the snapshots pile up in memory, until STOP.
+ */
+static void
+test_future_timestamps_do_not_hold_records(void)
+{
+	static const dt_backend_t snap = {.name = "snap", .ctl = snap_ctl, .close = noop_close};
+	dt_layout_t l1, l2;
+	dtrace_hdl_t *dtp = records_handle(&l1, &l2);
+	dt_capture_t cap;
+	char *r, *out;
+
+	dtp->dt_backend = &snap;
+	dtp->dt_active = 1;
+	dtp->dt_options[DTRACEOPT_BUFSIZE] = sizeof(snapdata);
+	dtp->dt_options[DTRACEOPT_SWITCHRATE] = 0;
+	for (int pass = 0; pass < 3; pass++) {
+		uint64_t forged = pass == 0 ? UINT64_MAX : (uint64_t)1 << 62;
+
+		r = fire(dtp, 1);
+		*(int64_t *)(r + l1.recs[0].dtrd_offset) = 100 + pass;
+		DTRACE_RECORD_STORE_TIMESTAMP((dtrace_rechdr_t *)r, forged);
+		r = fire(dtp, 1);
+		*(int64_t *)(r + l1.recs[0].dtrd_offset) = 200 + pass;
+		DTRACE_RECORD_STORE_TIMESTAMP((dtrace_rechdr_t *)r, 10);
+		memcpy(snapdata, rbuf, rlen);
+		snaplen = rlen;
+		rlen = 0;
+		dt_capture_open(&cap);
+		DT_CHECK(dtrace_consume(dtp, cap.fp, NULL, NULL, NULL) == 0);
+		out = dt_capture_close(&cap);
+		DT_CHECK(strstr(out, pass == 0 ? "100" : pass == 1 ? "101" : "102") != NULL);
+		DT_CHECK(strstr(out, pass == 0 ? "200" : pass == 1 ? "201" : "202") != NULL);
+		free(out);
+		/* nothing left over for the next pass */
+		DT_CHECK(dtp->dt_cpubufs[0].dtcb_size == 0);
+	}
+	dtp->dt_backend = NULL;
+	dt_handle_destroy(dtp);
+}
+
 /* --- Random corruption ------------------------------------------------------ */
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
@@ -372,6 +438,7 @@ main(void)
 	test_bad_records();
 	test_bad_aggregations();
 	test_corrupt_header_refused_by_core();
+	test_future_timestamps_do_not_hold_records();
 	test_random_corruption();
 	return dt_test_result("test_consume_corrupt_snapshots");
 }

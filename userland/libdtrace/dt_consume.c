@@ -587,17 +587,25 @@ dt_consume_records(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t
 
 /* --- Buffers ------------------------------------------------------------- */
 
-/* Timestamp of the next firing in cb, or UINT64_MAX when none is left. */
+/*
+ * Timestamp of the next firing in cb, or UINT64_MAX when none is left.  No
+ * firing is younger than the snapshot that brought it: a later stamp was
+ * forged (a traced process can write the buffers), and is taken as the
+ * snapshot's time, so that it cannot hold the CPU's records back -- and
+ * their memory growing -- pass after pass.
+ */
 static uint64_t
 dt_cpubuf_next(dt_cpubuf_t *cb)
 {
+	uint64_t ts;
+
 	while (cb->dtcb_offs + sizeof(dtrace_epid_t) <= cb->dtcb_size &&
 	       *(const dtrace_epid_t *)(cb->dtcb_data + cb->dtcb_offs) == DTRACE_EPIDNONE)
 		cb->dtcb_offs += sizeof(dtrace_epid_t);
 	if (cb->dtcb_offs + sizeof(dtrace_rechdr_t) > cb->dtcb_size)
 		return UINT64_MAX;
-	return DTRACE_RECORD_LOAD_TIMESTAMP(
-	    (const dtrace_rechdr_t *)(cb->dtcb_data + cb->dtcb_offs));
+	ts = DTRACE_RECORD_LOAD_TIMESTAMP((const dtrace_rechdr_t *)(cb->dtcb_data + cb->dtcb_offs));
+	return ts < cb->dtcb_latest ? ts : cb->dtcb_latest;
 }
 
 /*
@@ -684,6 +692,7 @@ dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pf,
 			return -1;
 		}
 		dtp->dt_cpubufs[cpu].dtcb_cpu = cpu;
+		dtp->dt_cpubufs[cpu].dtcb_latest = desc.dtbd_timestamp;
 		drops[cpu] = desc.dtbd_drops;
 		if (desc.dtbd_size > dtp->dt_snapsize || desc.dtbd_oldest > desc.dtbd_size) {
 			free(drops);

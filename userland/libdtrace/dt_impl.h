@@ -93,6 +93,7 @@ typedef struct dt_cpubuf {
 	size_t dtcb_size;
 	size_t dtcb_offs;
 	int dtcb_cpu;
+	uint64_t dtcb_latest; /* time of its latest snapshot: no record is later */
 } dt_cpubuf_t;
 
 typedef struct dt_proglist {
