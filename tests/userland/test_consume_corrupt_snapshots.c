@@ -160,8 +160,11 @@ agg_add(dtrace_hdl_t *dtp, dtrace_aggid_t id, dtrace_actkind_t fn, uint32_t size
 static size_t
 entry(char *buf, size_t offs, dtrace_aggid_t id, const int64_t *v, size_t nv)
 {
-	*(dtrace_aggid_t *)(buf + offs) = id;
-	*(int64_t *)(buf + offs + 8) = id;
+	int64_t varid = id;
+
+	/* byte copies: the tests also place entries where they do not belong */
+	memcpy(buf + offs, &id, sizeof(id));
+	memcpy(buf + offs + 8, &varid, sizeof(varid));
 	memcpy(buf + offs + 16, v, nv * sizeof(int64_t));
 	return offs + 16 + nv * sizeof(int64_t);
 }

@@ -87,6 +87,13 @@ dt_aggregate_keyeq(const dtrace_aggdesc_t *aagg, const char *a, const dtrace_agg
 	return 1;
 }
 
+/* dst + src as 64-bit counters do it: wrapping, whatever a target wrote. */
+static inline int64_t
+dt_wrapadd(int64_t dst, int64_t src)
+{
+	return (int64_t)((uint64_t)dst + (uint64_t)src);
+}
+
 /* Fold `src' (one CPU's value) into `dst'. */
 static void
 dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_t size)
@@ -107,12 +114,12 @@ dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_
 	case DTRACEAGG_LLQUANTIZE:
 		/* word 0 holds the parameters */
 		for (i = 1; i < n; i++)
-			dst[i] += src[i];
+			dst[i] = dt_wrapadd(dst[i], src[i]);
 		break;
 	case DTRACEAGG_STDDEV:
 		/* count, sum, then a 128-bit sum of squares */
-		dst[0] += src[0];
-		dst[1] += src[1];
+		dst[0] = dt_wrapadd(dst[0], src[0]);
+		dst[1] = dt_wrapadd(dst[1], src[1]);
 		a = ((unsigned __int128)(uint64_t)dst[3] << 64) | (uint64_t)dst[2];
 		b = ((unsigned __int128)(uint64_t)src[3] << 64) | (uint64_t)src[2];
 		a += b;
@@ -121,7 +128,7 @@ dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_
 		break;
 	default:
 		for (i = 0; i < n; i++)
-			dst[i] += src[i];
+			dst[i] = dt_wrapadd(dst[i], src[i]);
 		break;
 	}
 }
@@ -383,7 +390,7 @@ static long double
 dt_lquantize_sum(const int64_t *lquanta, int64_t *zero)
 {
 	int64_t arg = *lquanta++;
-	int32_t base = DTRACE_LQUANTIZE_BASE(arg);
+	int64_t base = DTRACE_LQUANTIZE_BASE(arg); /* 64 bits: base + levels * step need not fit 32 */
 	uint16_t step = DTRACE_LQUANTIZE_STEP(arg);
 	uint16_t levels = DTRACE_LQUANTIZE_LEVELS(arg), i;
 	long double total = (long double)lquanta[0] * (long double)(base - 1);
@@ -408,7 +415,9 @@ dt_llquantize_sum(const int64_t *llquanta, size_t n)
 	uint16_t high = DTRACE_LLQUANTIZE_HIGH(arg);
 	uint16_t nsteps = DTRACE_LLQUANTIZE_NSTEP(arg);
 	size_t bin = 0;
-	int64_t value = 1, next, step;
+	/* unsigned: factor^(high + 1) may pass INT64_MAX, and a forged
+	 * parameter word anything; the walk is bounded by n all the same */
+	uint64_t value = 1, next, step;
 	long double total;
 	int order;
 

@@ -260,10 +260,10 @@ dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, u
 			(void)snprintf(c, sizeof(c), "< %d", base);
 			err = dt_printf(dtp, fp, "%16s ", c);
 		} else if (i == levels + 1) {
-			(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+			(void)snprintf(c, sizeof(c), ">= %lld", (long long)base + (long long)levels * step);
 			err = dt_printf(dtp, fp, "%16s ", c);
 		} else {
-			err = dt_printf(dtp, fp, "%16d ", base + (i - 1) * step);
+			err = dt_printf(dtp, fp, "%16lld ", (long long)base + (long long)(i - 1) * step);
 		}
 		if (err != 0 || dt_print_quantline(dtp, fp, data[i], normal, &r) != 0)
 			return -1;
@@ -277,7 +277,7 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 	const int64_t *data = addr;
 	int bin = 1, order, levels;
 	uint16_t factor, low, high, nsteps;
-	int64_t value = 1, next, step;
+	uint64_t value = 1, next, step; /* unsigned: factor^(high + 1) may pass INT64_MAX */
 	dt_qrange_t r;
 	uint64_t arg;
 	char c[32];
@@ -484,7 +484,7 @@ dt_print_lquantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t 
 	if (dt_printf(dtp, fp, "%8s :", c) != 0 ||
 	    dt_print_packed_bins(dtp, fp, data, 0, levels + 1, &count) != 0)
 		return -1;
-	(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+	(void)snprintf(c, sizeof(c), ">= %lld", (long long)base + (long long)levels * step);
 	return dt_printf(dtp, fp, ": %-8s | %lld\n", c, (long long)count);
 }
 
