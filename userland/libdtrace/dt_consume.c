@@ -611,26 +611,30 @@ dt_cpubuf_next(dt_cpubuf_t *cb)
 /*
  * Append snapshot data to what CPU cb still holds.  Records need their
  * 8-byte alignment kept: the remnant keeps its offset modulo 8, and the new
- * data starts 8-aligned after 4-byte filler words.
+ * data starts after 4-byte filler words where its offset in the snapshot
+ * falls modulo 8 -- for a wrapped ring, the oldest record's offset, so that
+ * both the part from there to the end and the part from the top (which
+ * follows it at a multiple of 8, snapshots being whole words) stay aligned.
  */
 static int
 dt_cpubuf_append(dtrace_hdl_t *dtp, dt_cpubuf_t *cb, const char *data, size_t size,
 		 size_t oldest)
 {
 	size_t rest = cb->dtcb_size > cb->dtcb_offs ? cb->dtcb_size - cb->dtcb_offs : 0;
-	size_t mis = cb->dtcb_offs & 7, pad, total;
+	size_t mis = cb->dtcb_offs & 7, pad, total, start;
 	char *nd;
 
 	pad = (mis + rest) & 7;
 	pad = pad != 0 ? 8 - pad : 0;
-	total = mis + rest + pad + size;
+	start = mis + rest + pad + (oldest & 7);
+	total = start + size;
 	if ((nd = dt_calloc(dtp, total)) == NULL)
 		return -1;
 	if (rest != 0)
 		memcpy(nd + mis, cb->dtcb_data + cb->dtcb_offs, rest);
 	/* a wrapped ring buffer: oldest data first */
-	memcpy(nd + mis + rest + pad, data + oldest, size - oldest);
-	memcpy(nd + mis + rest + pad + (size - oldest), data, oldest);
+	memcpy(nd + start, data + oldest, size - oldest);
+	memcpy(nd + start + (size - oldest), data, oldest);
 	free(cb->dtcb_data);
 	cb->dtcb_data = nd;
 	cb->dtcb_size = total;
