@@ -306,6 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
+	dt_print_aggdata_t pd;
 	dtrace_hdl_t *dtp;
 	uint8_t flags;
 	size_t rest;
@@ -355,6 +356,7 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		(void)dtrace_handle_err(dtp, fz_errhandler, NULL);
 	if (dt_aggregate_go(dtp) != 0)
 		abort();
+	memset(&pd, 0, sizeof(pd));
 
 	/* each step may fail with the library's error; none may crash */
 	if (dtrace_aggregate_snap(dtp) != 0)
@@ -366,10 +368,9 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		fz_say(dtp, "consume after stop");
 	if (dtrace_aggregate_print(dtp, fz_out, NULL) != 0)
 		fz_say(dtp, "aggregate_print");
-	(void)dtrace_aggregate_walk_keyrevsorted(dtp, dt_print_agg, &(dt_print_aggdata_t){
-								      .dtpa_dtp = dtp,
-								      .dtpa_fp = fz_out,
-							      });
+	pd.dtpa_dtp = dtp;
+	pd.dtpa_fp = fz_out;
+	(void)dtrace_aggregate_walk_keyrevsorted(dtp, dt_print_agg, &pd);
 
 	dtp->dt_backend = NULL;
 	dt_handle_destroy(dtp);
