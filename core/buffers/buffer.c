@@ -11,7 +11,9 @@
  *     the records it overwrites).
  *   - BUFSNAP/AGGSNAP (fw's control operations, framework lock held):
  *     dtrace_buffer_snapshot(), which swaps a CPU's halves with a cross-call
- *     running dtrace_buffer_switch() on that CPU.
+ *     on that CPU.  Outside probe context nothing here believes a shared
+ *     header: addresses and sizes come from the state's ledger (ledger.c),
+ *     offsets are checked against it before any copy.
  *
  * Invariants:
  *   - Only the owning CPU (in probe context, or in a cross-call on it)
