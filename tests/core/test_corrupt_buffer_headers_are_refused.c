@@ -10,6 +10,8 @@
  *     buffer, and work again at the next snapshot; a forged size, policy or
  *     per-CPU array pointer is simply not believed;
  *   - AGGSNAP leaves a fresh key index behind, whatever the old one held;
+ *   - records whose EPIDs no ECB has (in a speculation the cleaner commits,
+ *     in a ring that wraps onto them) are stepped over within the buffer;
  *   - the speculation cleaner turns a corrupt part (its header, or the
  *     principal buffer's it would go to) into a counted speculation drop,
  *     and returns a speculation whose state word is no state to INACTIVE;
@@ -262,6 +264,20 @@ test_ring_and_fill_headers(void)
 	CHECK_EQ(n, 0);
 	dtrace_state_close(st);
 
+	/* ring: EPIDs no ECB has, written over records, are stepped over a
+	 * word at a time when newer records wrap onto them */
+	st = start_tracing(DTRACEOPT_BUFPOLICY_RING);
+	buf = &st->dts_buffer[0];
+	for (uint64_t i = 0; i < 400; i++) {
+		if (i % 50 == 0)
+			memcpy(buf->dtb_tomax + (i * 8) % BUFSIZE, &(dtrace_epid_t){0x7fffffffu}, 4);
+		fire_on(0, P_FIRE, i);
+	}
+	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
+	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(n, BUFSIZE);
+	dtrace_state_close(st);
+
 	/* ring: an intact wrapped buffer still comes out whole */
 	st = start_tracing(DTRACEOPT_BUFPOLICY_RING);
 	for (uint64_t i = 0; i < 400; i++)
@@ -388,6 +404,27 @@ test_speculation_cleaner(void)
 	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(specdrops(st), 2);
+	dtrace_state_close(st);
+	st = start_speculating();
+
+	/*
+	 * Records with EPIDs no ECB has, or an ECB's whose records are longer
+	 * than what is left: the commit's restamping walk stops within the
+	 * part, and the bytes are copied as they are (data, which the consumer
+	 * checks).
+	 */
+	speculate_on_both_and_commit(st);
+	memcpy(st->dts_speculations[0].dtsp_buffer[1].dtb_tomax, &(dtrace_epid_t){0xfffffff0u}, 4);
+	clean();
+	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(n, 24);
+	CHECK_EQ(rd32(harness_data), 0xfffffff0u);
+	speculate_on_both_and_commit(st);
+	memcpy(st->dts_speculations[0].dtsp_buffer[1].dtb_tomax, &(dtrace_epid_t){1}, 4);
+	clean();
+	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(n, 24);
+	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
 	dtrace_state_close(st);
 
 	/* the principal buffer it would go to is corrupt: a drop, and BUFSNAP
