@@ -18,12 +18,14 @@
 #     offset ool      bench_fn+0x4, lea: stepped out of line
 #     offset rip      bench_fn+0x8, addq $1,x(%rip): out of line through a
 #                     scratch register, a second trap closes the step
+#     offset load     bench_fn+0x10, mov x(%rip),%rdx: a RIP-relative load
 # and, as the floor under any probe fired from a signal handler, one int3
 # whose SIGTRAP an empty handler takes (pidbench -s): the kernel's signal
 # delivery and sigreturn, nothing of DTrace.
 # bpftrace has no offset probes in Debian's build (no disassembler to
-# check the boundary), so its offset cases probe bench_fn_ool and
-# bench_fn_rip, symbols sites_<isa>.S puts at the same two instructions.
+# check the boundary), so its offset cases probe bench_fn_ool,
+# bench_fn_rip and bench_fn_load, symbols sites_<isa>.S puts at the same
+# instructions.
 #
 # The ratio dtrace/bpftrace is of the CPU-time figures, the steadier ones
 # on a shared machine (the kernel's uprobe and signal work is system time
@@ -147,7 +149,7 @@ ratio()
 
 skip=$(bpftrace_skip)
 set -- $("$pb" -o)
-ool=$2 rip=$4
+ool=$2 rip=$4 load=$6
 
 echo "pidbench: $calls calls per traced run, best of $rounds rounds;" \
 	"figures are ns per call, wall / CPU"
@@ -185,6 +187,7 @@ entry|$P:entry|$U:bench_fn|1
 entry+return|$P:entry,$P:return|$U:bench_fn,uretprobe:$pb:bench_fn|2
 offset $ool (out of line)|$P:${ool#0x}|$U:bench_fn_ool|1
 offset $rip (rip-relative)|$P:${rip#0x}|$U:bench_fn_rip|1
+offset $load (rip-relative load)|$P:${load#0x}|$U:bench_fn_load|1
 EOF
 echo "target: dtrace/bpftrace at most 0.50"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -23,7 +23,7 @@
  *                                 probe fired from a signal handler.
  *   pidbench -o                   prints the offsets in bench_fn of its
  *                                 out-of-line and RIP-relative sites:
- *       ool 0x4 rip 0x8
+ *       ool 0x4 rip 0x8 load 0x10
  *
  * bench_fn (sites_<isa>.S) returns its argument plus one: each thread
  * checks the sum of what it got back, and a lone thread also checks the
@@ -44,7 +44,7 @@
 long bench_fn(long x);
 void bench_trap(void);
 void bench_trap_handler(int sig, siginfo_t *si, void *ctx);
-extern const uint64_t bench_fn_offsets[2];
+extern const uint64_t bench_fn_offsets[3];
 extern volatile long bench_calls;
 
 #define MAX_THREADS 256
@@ -107,8 +107,10 @@ main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "ost:")) != -1) {
 		switch (opt) {
 		case 'o':
-			printf("ool 0x%llx rip 0x%llx\n", (unsigned long long)bench_fn_offsets[0],
-			       (unsigned long long)bench_fn_offsets[1]);
+			printf("ool 0x%llx rip 0x%llx load 0x%llx\n",
+			       (unsigned long long)bench_fn_offsets[0],
+			       (unsigned long long)bench_fn_offsets[1],
+			       (unsigned long long)bench_fn_offsets[2]);
 			return 0;
 		case 's':
 			trap = 1;

@@ -8,12 +8,16 @@
  *   +0x8    addq $1,bench_calls(%rip) RIP-relative, out of line with a
  *                                     scratch register: a second trap at
  *                                     the trampoline's closing int3
+ *   +0x10   mov bench_calls(%rip),%rdx  a RIP-relative load, stepped as
+ *                                     isa/x86_64 steps such loads
  *   return  ret                       emulated
  *
  * bench_fn(x) returns x + 1 and counts its calls in bench_calls, so the
  * program can check that each call ran whole.  bench_fn_offsets holds the
- * offsets of the two middle sites, which pidbench prints (-o) for the
- * driver's pid$target:a.out:bench_fn:<offset> probes.
+ * offsets of the three middle sites, which pidbench prints (-o) for the
+ * driver's pid$target:a.out:bench_fn:<offset> probes; bench_fn_ool,
+ * bench_fn_rip and bench_fn_load name the same instructions for bpftrace,
+ * whose Debian build has no offset probes.
  */
 	.text
 	.p2align 4
@@ -30,11 +34,16 @@ bench_fn_ool:
 	.type bench_fn_rip, @function
 bench_fn_rip:
 	addq $1, bench_calls(%rip)
+.Lload:
+	.type bench_fn_load, @function
+bench_fn_load:
+	movq bench_calls(%rip), %rdx
 	popq %rbp
 	ret
 	.size bench_fn, .-bench_fn
 	.size bench_fn_ool, .-bench_fn_ool
 	.size bench_fn_rip, .-bench_fn_rip
+	.size bench_fn_load, .-bench_fn_load
 
 /*
  * bench_trap: one breakpoint and back, for the floor under any trap-based
@@ -64,6 +73,7 @@ bench_trap_handler:
 bench_fn_offsets:
 	.quad .Lool - bench_fn
 	.quad .Lrip - bench_fn
+	.quad .Lload - bench_fn
 	.size bench_fn_offsets, .-bench_fn_offsets
 
 	.bss
