@@ -18,7 +18,8 @@
 #     offset ool      bench_fn+0x4, lea: stepped out of line
 #     offset rip      bench_fn+0x8, addq $1,x(%rip): out of line through a
 #                     scratch register, a second trap closes the step
-#     offset load     bench_fn+0x10, mov x(%rip),%rdx: a RIP-relative load
+#     offset load     bench_fn+0x10, mov x(%rip),%rdx: a RIP-relative load,
+#                     emulated (one trap)
 # and, as the floor under any probe fired from a signal handler, one int3
 # whose SIGTRAP an empty handler takes (pidbench -s): the kernel's signal
 # delivery and sigreturn, nothing of DTrace.

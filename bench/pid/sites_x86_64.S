@@ -8,8 +8,8 @@
  *   +0x8    addq $1,bench_calls(%rip) RIP-relative, out of line with a
  *                                     scratch register: a second trap at
  *                                     the trampoline's closing int3
- *   +0x10   mov bench_calls(%rip),%rdx  a RIP-relative load, stepped as
- *                                     isa/x86_64 steps such loads
+ *   +0x10   mov bench_calls(%rip),%rdx  a RIP-relative load: emulated
+ *                                     (a nofault load), one trap
  *   return  ret                       emulated
  *
  * bench_fn(x) returns x + 1 and counts its calls in bench_calls, so the
