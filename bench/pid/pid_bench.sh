@@ -160,13 +160,13 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)," \
 
 # The bare call: more calls, so the clock's granularity does not show.
 set -- $(best bare - $((calls * 100)) 0)
-printf '%-30s %s\n' "bare call" "$(awk -v w="$1" -v c="$2" 'BEGIN { printf "%.2f / %.2f", w, c }')"
+printf '%-32s %s\n' "bare call" "$(awk -v w="$1" -v c="$2" 'BEGIN { printf "%.2f / %.2f", w, c }')"
 # The floor under a probe fired from a signal handler: int3, the kernel's
 # SIGTRAP delivery to an empty handler, sigreturn.
 set -- $(best signal - "$calls" 0)
-printf '%-30s %s\n' "int3 + empty SIGTRAP handler" "$(fmt "$1" "$2")"
+printf '%-32s %s\n' "int3 + empty SIGTRAP handler" "$(fmt "$1" "$2")"
 echo
-printf '%-30s %-21s %-21s %s\n' "probe" "dtrace" "bpftrace" "dtrace/bpftrace (CPU)"
+printf '%-32s %-21s %-21s %s\n' "probe" "dtrace" "bpftrace" "dtrace/bpftrace (CPU)"
 
 P="pid\$target:a.out:bench_fn"
 U="uprobe:$pb"
@@ -179,7 +179,7 @@ while IFS='|' read -r name dprobe bprobe mult; do
 		set -- $(best bpftrace "$bprobe" "$calls" "$expect")
 		bw=$1 bc=$2 bs=$3
 	fi
-	printf '%-30s %s %s %s\n' "$name" "$(fmt "$dw" "$dc")" "$(fmt "$bw" "$bc")" \
+	printf '%-32s %s %s %s\n' "$name" "$(fmt "$dw" "$dc")" "$(fmt "$bw" "$bc")" \
 		"$(ratio "$dw" "$dc" "$bw" "$bc")"
 	[ "$ds" != ok ] && echo "    dtrace: $ds"
 	[ "$bs" != ok ] && echo "    bpftrace: $bs"
