@@ -34,3 +34,8 @@ if [ -x "$build/bench/consumer/bench_consumer" ]; then
 	echo "== bench/consumer/bench_consumer"
 	"$build/bench/consumer/bench_consumer"
 fi
+if [ -x "$build/bench/pid/pidbench" ]; then
+	echo
+	echo "== bench/pid/pid_bench.sh (pid probes against bpftrace's uprobes, target 0.5)"
+	"$here/pid/pid_bench.sh" "$build"
+fi

@@ -89,6 +89,9 @@ enum {
 	EDT_VERSINVAL,          /* version is not properly formatted or is too large */
 	EDT_VERSUNDEF,          /* requested version is not supported by compiler */
 	EDT_VERSREDUCED,        /* requested version conflicts with earlier setting */
+	EDT_BADEPID,            /* a record names no enabled probe */
+	EDT_BADAGGID,           /* an aggregation record names no aggregation */
+	EDT_BADBUF,             /* the core found a buffer's shared state corrupt */
 	EDT_MAX
 };
 
