@@ -31,6 +31,19 @@ dtrace_port_free(void *ptr, size_t size)
 		kmem_free(ptr, size);
 }
 
+/* Nothing a traced process can write is shared here: the same memory. */
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 /* Kernel text, read with the kernel's fault-catching copy. */
 int
 dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
