@@ -37,6 +37,19 @@ dtrace_port_free(void *ptr, size_t size)
 	free(ptr, M_DTRACE);
 }
 
+/* Kernel memory is not shared with traced processes: the same memory. */
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 static struct sx fbsd_locks[DTRACE_NLOCKS];
 
 void
