@@ -247,7 +247,7 @@ build_pair() {
 
 # check_symbols pair object work: every undefined symbol is provided.
 check_symbols() {
-	local pair=$1 obj=$2 work=$3 os isa triple arch cflags f sym syms sets hooks check rc=0 n=0
+	local pair=$1 obj=$2 work=$3 os isa triple arch cflags f sym syms sets hooks check port_api rc=0 n=0
 	os=$(pair_field "$pair" 1)
 	isa=$(pair_field "$pair" 2)
 	triple=$(pair_field "$pair" 3)
@@ -281,8 +281,18 @@ check_symbols() {
 		2>"$work/declared.err"
 
 	sets=$("$READELF" -SW "$obj" | sed -n 's/.* \(set_[A-Za-z0-9_]*\) .*/\1/p' | sort -u)
+	# What the backend itself must define: the functions of core/port.h and
+	# kernel/kernel_port.h.  The declaration check below sees them declared
+	# (through the port's own headers), so they are refused by name.
+	port_api=$(sed -n 's/.*[ *]\(dtrace_port_[a-z0-9_]*\)(.*/\1/p
+		s/.*[ *]\(kern_[a-z0-9_]*\)(.*/\1/p' "$TREE/core/port.h" "$TREE/kernel/kernel_port.h")
 	for sym in $syms; do
 		n=$((n + 1))
+		if printf '%s\n' "$port_api" | grep -qx "$sym"; then
+			fail "$pair: $sym is a port.h/kernel_port.h function the backend does not define"
+			rc=1
+			continue
+		fi
 		if printf '%s\n' "$hooks" | grep -qx "$sym"; then
 			continue
 		fi
@@ -331,15 +341,17 @@ run_pair() {
 }
 
 # The check must fail on a name nobody provides, on one only dtrace.ko
-# defines, on one declared for a pair whose kernel lacks it, and pass on a
-# kernel function and on a hook only some ISA's kernel has.
+# defines, on one declared for a pair whose kernel lacks it, on a port.h
+# function the backend leaves undefined, and pass on a kernel function and
+# on a hook only some ISA's kernel has.
 self_test() {
 	local pair work=$WORK/selftest rc=0 triple cflags case
 	mkdir -p "$work"
 	for case in freebsd-x86_64:printf:pass freebsd-x86_64:dtrace_no_such_kernel_symbol:fail \
 		freebsd-x86_64:dtrace_gethrtime:fail netbsd-x86_64:xc_broadcast:pass \
 		netbsd-x86_64:dtrace_no_such_kernel_symbol:fail netbsd-x86_64:dtrace_trap_func:pass \
-		netbsd-aarch64:dtrace_trap_func:fail netbsd-x86_64:dtrace_invop_func:fail; do
+		netbsd-aarch64:dtrace_trap_func:fail netbsd-x86_64:dtrace_invop_func:fail \
+		netbsd-x86_64:dtrace_port_zalloc_private:fail; do
 		pair=${case%%:*}
 		case=${case#*:}
 		if [ ! -d "$SYSROOTS/${pair%%-*}" ]; then

@@ -93,6 +93,8 @@ dtnb_errno(int err)
 		return EALREADY;
 	case DTRACE_ENOTSUP:
 		return EOPNOTSUPP;
+	case DTRACE_EBADMSG:
+		return EBADMSG;
 	default:
 		return err; /* the rest are the same numbers everywhere */
 	}

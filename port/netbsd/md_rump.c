@@ -5,10 +5,9 @@
  * host process (../shared/rump/README.md).  So the fault route is the
  * host's: the program that boots the rump kernel (rump/rump_host.c)
  * installs a SIGSEGV/SIGBUS handler that calls dtrace_rump_fault() below
- * with the faulting PC and address, and on a non-zero return stores the
- * address and the code in the nofault result registers and resumes at the
- * landing pad, exactly as the amd64 dtrace_trap_func hook does with a
- * trap frame.  Kernel text is the host's read-only library text and the
+ * with the faulting PC, and on a non-zero return stores the fault address
+ * and the code in the nofault result registers and resumes at the landing
+ * pad, exactly as the amd64 dtrace_trap_func hook does with a trap frame.  Kernel text is the host's read-only library text and the
  * build has no KDTRACE_HOOKS: there is no breakpoint route, no text
  * patching, no user registers and no SDT link sets.
  *

@@ -89,7 +89,7 @@ dtnb_trap(struct trapframe *tf, u_int type)
 	if (type == T_PAGEFLT)
 		addr = (uintptr_t)rcr2();
 	else
-		addr = (uintptr_t)(tf->tf_rip >= (register_t)(uintptr_t)isa_nofault_copy ?
+		addr = (uintptr_t)((uintptr_t)tf->tf_rip >= (uintptr_t)isa_nofault_copy ?
 					   tf->tf_rsi : tf->tf_rdi);
 	tf->tf_rax = (register_t)addr;
 	tf->tf_rdx = code;

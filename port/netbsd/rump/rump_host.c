@@ -208,6 +208,8 @@ dtrace_rump_errno(int nb)
 		return ENAMETOOLONG;
 	case 78:
 		return ENOSYS;
+	case 88:
+		return EBADMSG;
 	default:
 		return nb < 35 ? nb : EINVAL;
 	}
