@@ -98,9 +98,6 @@ void inst_site_remove_probe(inst_site_t *site, dtrace_id_t id);
 int inst_probe_enable(inst_site_t *site, dtrace_id_t id);
 void inst_probe_disable(inst_site_t *site, dtrace_id_t id);
 
-/* The address of a site and whether its breakpoint is in the text. */
-uintptr_t inst_site_addr(const inst_site_t *site);
-bool inst_site_patched(const inst_site_t *site);
 
 /*
  * Every site of space `key`, for a process that is going or changing:

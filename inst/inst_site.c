@@ -233,15 +233,3 @@ inst_probe_disable(inst_site_t *s, dtrace_id_t id)
 	if (--s->is_nenabled == 0 && s->is_patched && !s->is_dead)
 		(void)site_write(s, false);
 }
-
-uintptr_t
-inst_site_addr(const inst_site_t *site)
-{
-	return site->is_addr;
-}
-
-bool
-inst_site_patched(const inst_site_t *site)
-{
-	return site->is_patched != 0;
-}

@@ -316,24 +316,25 @@ agent_atfork_child(void)
 	agent_block = NULL;
 }
 
+static void
+agent_once(void)
+{
+	pthread_atfork(NULL, NULL, agent_atfork_child);
+}
+
 static int
 agent_setup(int sock)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	int err;
 
-	pthread_once(&once, linux_agent_once);
+	pthread_once(&once, agent_once);
 	if ((err = agent_handshake(sock)) != 0)
 		return err;
 	agent_sock = sock;
 	return 0;
 }
 
-void
-linux_agent_once(void)
-{
-	pthread_atfork(NULL, NULL, agent_atfork_child);
-}
 
 /* ---- Arrival ------------------------------------------------------------- */
 

@@ -231,7 +231,6 @@ void linux_pid_fini(void);
 
 /* ---- The agent (agent.c, agent_profile.c; inside a traced process) ----- */
 
-void linux_agent_once(void);
 void linux_agent_profile_sync(struct linux_agent_block *b);
 void linux_agent_profile_stop(void);
 void linux_agent_profile_forget(void);

@@ -371,14 +371,6 @@ dtrace_linux_proc_dropped(pid_t pid)
 	return 1;
 }
 
-bool
-dtrace_linux_proc_traced(pid_t pid)
-{
-	linux_proc_t *p = linux_proc_lookup(pid);
-
-	return p != NULL && p->lp_state != LINUX_PROC_GONE;
-}
-
 int
 linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg)
 {
