@@ -66,6 +66,27 @@ typedef struct linux_agent_prof {
 	uint64_t lap_interval; /* ns */
 } linux_agent_prof_t;
 
+/*
+ * Semaphores (SystemTap's counters that say a probe is enabled) the
+ * consumer incremented in the process.  The record is made after the
+ * increment and cleared before it is taken back, so an agent whose
+ * consumer died takes back what las_applied says (agent_usdt.c).  Chunks
+ * in the arena, appended by the consumer and never unlinked while the
+ * process is traced.
+ */
+#define LINUX_AGENT_SEMCHUNK 64
+
+typedef struct linux_agent_sem {
+	volatile uint64_t las_addr;    /* an unsigned short in the process; 0: unused */
+	volatile uint32_t las_applied; /* our increment is in the process's memory */
+	uint32_t las_refs;	       /* consumer: enabled sites counting on it */
+} linux_agent_sem_t;
+
+typedef struct linux_agent_sems {
+	struct linux_agent_sems *volatile lass_next;
+	linux_agent_sem_t lass_sem[LINUX_AGENT_SEMCHUNK];
+} linux_agent_sems_t;
+
 /* One per traced process, in the arena; written by the consumer unless
  * said otherwise. */
 typedef struct linux_agent_block {
@@ -77,6 +98,7 @@ typedef struct linux_agent_block {
 	volatile uint32_t lab_detached; /* consumer: tracing is over */
 	volatile uint64_t lab_traps;   /* agent: breakpoints it handled */
 	volatile uint64_t lab_foreign; /* agent: breakpoints not of any site */
+	linux_agent_sems_t *volatile lab_sems; /* semaphores we incremented */
 } linux_agent_block_t;
 
 #endif

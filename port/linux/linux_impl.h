@@ -25,6 +25,7 @@
 #include <ucontext.h>
 
 #include "dtrace.h"
+#include "inst.h"
 #include "isa.h"
 #include "port.h"
 
@@ -92,6 +93,9 @@ void linux_thread_refresh_execname(void);
 /* Registers of the context a probe interrupted, set by the signal handler
  * that fires it for the duration of dtrace_probe(); NULL otherwise. */
 extern LINUX_TLS const isa_regs_t *linux_trap_regs;
+/* The engine's per-thread state (inst.h) for the traps this thread takes;
+ * USDT probes publish their arguments in it while they fire. */
+extern LINUX_TLS inst_thread_t linux_inst_thread;
 /* Frame pointer of the function that called dtrace_port_probe_enter(),
  * while the thread is in probe context; 0 otherwise. */
 extern LINUX_TLS uintptr_t linux_probe_fp;
@@ -215,6 +219,9 @@ int linux_agent_send(int sock, const struct linux_agent_msg *m, const int *fds, 
 int linux_agent_recv(int sock, struct linux_agent_msg *m, int *fds, int maxfds, int *nfds,
 		     int timeout_ms);
 
+/* pid.c's lock over the engine's tables, for the other providers that
+ * make sites in traced processes (usdt.c). */
+void linux_inst_lock(bool take);
 int linux_pid_init(void);
 int linux_pid_register(linux_proc_t *p);
 int linux_pid_unregister(linux_proc_t *p);
@@ -230,6 +237,10 @@ void linux_agent_once(void);
 void linux_agent_profile_sync(struct linux_agent_block *b);
 void linux_agent_profile_stop(void);
 void linux_agent_profile_forget(void);
+/* Take back the semaphore increments the block records (agent_usdt.c): the
+ * consumer died (child false), or in a forked child, which runs untraced
+ * (true; the shared records stay the parent's). */
+void linux_agent_usdt_release(struct linux_agent_block *b, bool child);
 
 /* ---- profile/tick provider ----------------------------------------------- */
 

@@ -42,6 +42,7 @@
 #include "host.h"
 #include "inst.h"
 #include "linux_impl.h"
+#include "usdt.h"
 
 static pthread_mutex_t proc_lock = PTHREAD_MUTEX_INITIALIZER;
 static linux_proc_t *procs;
@@ -111,6 +112,7 @@ proc_control(void *arg)
 			continue;
 		if (m.am_type == LINUX_AGENT_MODULES) {
 			linux_pid_modules_changed(p);
+			linux_usdt_scan(p);
 			p->lp_block->lab_modack = (uint32_t)m.am_arg[0];
 			futex_wake_all(&p->lp_block->lab_modack);
 		}
@@ -120,6 +122,7 @@ proc_control(void *arg)
 	 * ours to mend. */
 	p->lp_execd = proc_execd(p->lp_pid);
 	linux_pid_process_gone(p);
+	linux_usdt_process_gone(p);
 	p->lp_state = LINUX_PROC_GONE;
 	return NULL;
 }
@@ -237,6 +240,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if (p->lp_rbrk != 0)
 		(void)linux_pid_watch_modules(p);
 	p->lp_state = LINUX_PROC_RUNNING;
+	linux_usdt_scan(p); /* the providers its objects describe */
 	pthread_mutex_lock(&proc_lock);
 	p->lp_next = procs;
 	procs = p;
@@ -379,7 +383,7 @@ linux_proc_release_all(void)
 	pthread_mutex_lock(&proc_lock);
 	for (p = procs; p != NULL; p = next) {
 		next = p->lp_next;
-		if (linux_pid_unregister(p) != 0) {
+		if (linux_usdt_release(p) != 0 || linux_pid_unregister(p) != 0) {
 			err = DTRACE_EBUSY;
 			procs = p;
 			break;
