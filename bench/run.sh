@@ -34,3 +34,8 @@ if [ -x "$build/bench/consumer/bench_consumer" ]; then
 	echo "== bench/consumer/bench_consumer"
 	"$build/bench/consumer/bench_consumer"
 fi
+if [ -x "$build/bench/tracing/bench_tracee" ]; then
+	echo
+	echo "== bench/tracing (ns per system call and per USDT probe, traced and untraced)"
+	sh "$here/tracing/run.sh" "$build"
+fi

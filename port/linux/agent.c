@@ -263,6 +263,7 @@ agent_main(void *arg)
 	int err;
 
 	(void)arg;
+	linux_agent_syscall_thread();
 	for (;;) {
 		err = linux_agent_recv(agent_sock, &m, NULL, 0, NULL, -1);
 		if (err == ECONNRESET || err == EBADF || err == ENOTCONN || err == ECONNREFUSED)
@@ -271,11 +272,14 @@ agent_main(void *arg)
 			continue;
 		if (m.am_type == LINUX_AGENT_PROFILE)
 			linux_agent_profile_sync(agent_block);
+		else if (m.am_type == LINUX_AGENT_SYSCALL)
+			linux_agent_syscall_sync(agent_block);
 		else if (m.am_type == LINUX_AGENT_DETACH)
 			break;
 	}
 	agent_quiet = 1;
 	linux_agent_profile_stop();
+	linux_agent_syscall_stop();
 	agent_orphaned();
 	close(agent_sock);
 	agent_sock = -1;
@@ -289,6 +293,7 @@ agent_start_thread(void)
 	int err;
 
 	sigfillset(&all);
+	sigdelset(&all, SIGSYS); /* the syscall provider's traps must reach it */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&agent_thread, NULL, agent_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -312,6 +317,7 @@ agent_atfork_child(void)
 	}
 	agent_quiet = 1;
 	linux_agent_profile_forget();
+	linux_agent_syscall_forget();
 	if (agent_sock >= 0)
 		close(agent_sock);
 	agent_sock = -1;
@@ -406,6 +412,8 @@ agent_preloaded(void)
 			linux_agent_profile_sync(agent_block);
 	}
 	(void)agent_start_thread();
+	/* system calls are trapped from here: the program's, not ours */
+	linux_agent_syscall_sync(agent_block);
 }
 
 int

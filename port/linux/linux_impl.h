@@ -103,6 +103,9 @@ extern LINUX_TLS uintptr_t linux_probe_fp;
 /* ---- Slots --------------------------------------------------------------- */
 
 void linux_slots_init(uint32_t nslots);
+/* Is this thread in probe context (between dtrace_port_probe_enter and
+ * exit)?  The syscall provider fires nothing for calls made there. */
+bool linux_slots_in_probe(void);
 /* Signals posted by raise()/stop() and delivered when the thread leaves
  * probe context. */
 extern LINUX_TLS int linux_pending_signal;
@@ -241,6 +244,15 @@ void linux_agent_profile_forget(void);
  * consumer died (child false), or in a forked child, which runs untraced
  * (true; the shared records stay the parent's). */
 void linux_agent_usdt_release(struct linux_agent_block *b, bool child);
+/* The syscall provider in the agent (agent_syscall.c): make the seccomp
+ * filters trap what the block's table asks (a SYSCALL message, the end of
+ * the -c hold, a module change); the calling thread is the agent's own,
+ * whose calls never fire; tracing is over (filters stay, calls are made
+ * untraced); a forked child forgets it was traced. */
+void linux_agent_syscall_sync(struct linux_agent_block *b);
+void linux_agent_syscall_thread(void);
+void linux_agent_syscall_stop(void);
+void linux_agent_syscall_forget(void);
 
 /* ---- profile/tick provider ----------------------------------------------- */
 
@@ -252,5 +264,13 @@ int linux_profile_register(void);
  * false if the name is not a valid profile probe name. */
 bool linux_profile_parse(const char *name, int *kind, uint64_t *interval);
 int linux_profile_unregister(void);
+
+/* ---- syscall provider (syscall.c) ---------------------------------------- */
+
+int linux_syscall_register(void);
+int linux_syscall_unregister(void);
+/* A process was adopted, or loaded objects: publish the enabled probes. */
+void linux_syscall_proc_added(linux_proc_t *p);
+void linux_syscall_modules_changed(linux_proc_t *p);
 
 #endif /* DTRACE_PORT_LINUX_IMPL_H */

@@ -113,6 +113,7 @@ proc_control(void *arg)
 		if (m.am_type == LINUX_AGENT_MODULES) {
 			linux_pid_modules_changed(p);
 			linux_usdt_scan(p);
+			linux_syscall_modules_changed(p);
 			p->lp_block->lab_modack = (uint32_t)m.am_arg[0];
 			futex_wake_all(&p->lp_block->lab_modack);
 		}
@@ -248,6 +249,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if ((err = pthread_create(&p->lp_thread, NULL, proc_control, p)) == 0)
 		p->lp_thread_started = true;
 	linux_profile_proc_added(p);
+	linux_syscall_proc_added(p);
 	return 0;
 fail:
 	if (p->lp_block != NULL)
