@@ -6,7 +6,8 @@
  * an ELF note (.note.stapsdt) giving its provider, name, address, an
  * optional semaphore (a counter the program tests before doing the work
  * of an expensive probe) and where each argument is at the nop, in the
- * assembler's words (`-4@%eax`, `8@-16(%rbp)`).  Each provider name of a
+ * assembler's words (`-4@%eax`, `8@-16(%rbp)`).  Objects made with
+ * DTrace's -G carry a DOF image instead (usdt_dof.c).  Each provider name of a
  * traced process becomes a DTrace provider named with the pid, as DTrace
  * names USDT providers (`python1234`), whose probes are named
  * provider:object:function:name with the name's `__` made a `-`
@@ -104,6 +105,7 @@ linux_usdt_arg_type(const inst_arg_t *a)
 typedef struct usdt_obj {
 	char *uo_path;
 	uintptr_t uo_bias;
+	uintptr_t uo_text, uo_textend; /* its executable mapping */
 	bool uo_mapped; /* seen by the scan under way */
 	struct usdt_obj *uo_next;
 } usdt_obj_t;
@@ -424,12 +426,12 @@ prov_get(usdt_proc_t *up, const char *name, const dtrace_pattr_t *attr)
 static void
 probe_types(usdt_probe_t *pr, const linux_usdt_desc_t *d)
 {
-	pr->upr_nargs = d->ud_nxargs;
-	for (int i = 0; i < d->ud_nxargs && i < INST_ARGS_MAX; i++) {
+	pr->upr_nargs = d->ud_nxargs < INST_ARGS_MAX ? d->ud_nxargs : INST_ARGS_MAX;
+	for (int i = 0; i < INST_ARGS_MAX; i++) {
 		pr->upr_map[i] = d->ud_map[i] < INST_ARGS_MAX ? d->ud_map[i] : 0;
-		if (d->ud_native[i] != NULL)
+		if (d->ud_native[i] != NULL && pr->upr_native[i] == NULL)
 			pr->upr_native[i] = strdup(d->ud_native[i]);
-		if (d->ud_xlate[i] != NULL)
+		if (i < d->ud_nxargs && d->ud_xlate[i] != NULL && pr->upr_xlate[i] == NULL)
 			pr->upr_xlate[i] = strdup(d->ud_xlate[i]);
 	}
 }
@@ -825,6 +827,20 @@ stap_notes(usdt_elf_t *ue, usdt_scan_t *sc)
 	}
 }
 
+/* DTrace's -G: the object's `.SUNW_dof`, as the process has it relocated
+ * (usdt_dof.c). */
+static void
+dof_images(usdt_elf_t *ue, usdt_scan_t *sc, const usdt_obj_t *o)
+{
+	GElf_Shdr sh;
+
+	if (elf_section(ue->ue_elf, ".SUNW_dof", SHT_PROGBITS, &sh) == NULL ||
+	    !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+		return;
+	(void)linux_usdt_dof_read(sc->sc_up->up_proc, (uintptr_t)(sh.sh_addr + ue->ue_bias),
+				  (size_t)sh.sh_size, o->uo_text, o->uo_textend, usdt_add_site, sc);
+}
+
 /* ---- Objects coming and going ------------------------------------------- */
 
 typedef struct usdt_modlist {
@@ -853,6 +869,8 @@ scan_module_cb(const dtrace_port_module_t *mod, void *arg)
 		return 0;
 	}
 	o->uo_bias = mod->dpm_base;
+	o->uo_text = mod->dpm_text;
+	o->uo_textend = mod->dpm_text + mod->dpm_textsize;
 	o->uo_mapped = true;
 	o->uo_next = ml->ml_new;
 	ml->ml_new = o;
@@ -977,6 +995,7 @@ linux_usdt_scan(linux_proc_t *p)
 		sc.sc_obj = o;
 		sc.sc_mod = slash != NULL ? slash + 1 : o->uo_path;
 		stap_notes(&ue, &sc);
+		dof_images(&ue, &sc, o);
 		elf_close(&ue);
 		made += sc.sc_made;
 	}

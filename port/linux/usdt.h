@@ -58,7 +58,9 @@ int linux_usdt_release(linux_proc_t *p);
 /* ---- One probe site, from a SystemTap note or a DOF image --------------- */
 
 /* One probe site an object describes, with its native and translated
- * argument types (the mapping: xlated argument i is native map[i]). */
+ * argument types (the mapping: xlated argument i is native map[i];
+ * ud_native is indexed by native argument, ud_xlate by xlated one, NULL
+ * where it is the native type). */
 typedef struct linux_usdt_desc {
 	const char *ud_prov; /* provider name, without the pid */
 	const char *ud_func; /* the function the site is in */
@@ -73,5 +75,14 @@ typedef struct linux_usdt_desc {
 	int ud_nxargs;
 	const dtrace_pattr_t *ud_attr; /* the provider's stability, NULL: SystemTap's */
 } linux_usdt_desc_t;
+
+typedef void (*linux_usdt_desc_fn_t)(const linux_usdt_desc_t *d, void *arg);
+
+/* DTrace's own USDT (usdt_dof.c): the DOF images dtrace -G put in an
+ * object, its `.SUNW_dof` section at addr (size bytes) in the process,
+ * read there (relocated) and checked; fn gets every site that lies in the
+ * object's text [lo, hi).  0 or an error. */
+int linux_usdt_dof_read(linux_proc_t *p, uintptr_t addr, size_t size, uintptr_t lo, uintptr_t hi,
+			linux_usdt_desc_fn_t fn, void *arg);
 
 #endif
