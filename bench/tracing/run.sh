@@ -62,6 +62,23 @@ echo "  trapped, probe's predicate false              $sys_false"
 echo "USDT probe with a semaphore, ns per probe site:"
 echo "  is-enabled off (no tracer)                    $usdt_off"
 echo "  is-enabled on, firing (count())               $usdt_on"
+# DTrace's own USDT: built here with dtrace -h and -G
+here=$(cd "$(dirname "$0")" && pwd)
+W=$(mktemp -d "${TMPDIR:-/tmp}/bench_dtg.XXXXXX")
+g_off=n/a
+g_on=n/a
+if "$DT" -h -s "$here/bench_dtg.d" -o "$W/bench_dtg.h" 2>/dev/null &&
+	cc -O2 -D_DTRACE_VERSION=1 -I"$W" -c "$here/bench_dtg.c" -o "$W/bench_dtg.o" &&
+	"$DT" -G -s "$here/bench_dtg.d" -o "$W/bench_dtg_dof.o" "$W/bench_dtg.o" 2>/dev/null &&
+	cc -o "$W/bench_dtg" "$W/bench_dtg.o" "$W/bench_dtg_dof.o"; then
+	g_off=$(best $NS "$W/bench_dtg" $NS)
+	g_on=$(best $NT sh -c '"$1" -q -n "benchg\$target:::fire { @ = count(); }" -c "$2 $3" 2>/dev/null' \
+		sh "$DT" "$W/bench_dtg" $NT)
+fi
+rm -rf "$W"
+echo "dtrace -G probe guarded by its is-enabled test, ns per probe site:"
+echo "  is-enabled off (no tracer)                    $g_off"
+echo "  is-enabled on, firing (count())               $g_on"
 echo "  (empty loop iteration                         $nop)"
 if command -v bpftrace >/dev/null 2>&1 &&
 	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1; then
