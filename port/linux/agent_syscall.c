@@ -679,6 +679,12 @@ linux_agent_syscall_sync(struct linux_agent_block *b)
 	sys_lock_drop();
 	sys_table = t;
 	sys_live = 1;
+	if (err != 0 && err != t->las_status)
+		dprintf(STDERR_FILENO, "dtrace: system calls of pid %d cannot be traced: %s\n",
+		        (int)getpid(),
+		        err == EPERM   ? "address-space randomization is off"
+		        : err == EBUSY ? "a thread blocks SIGSYS"
+		                       : strerror(err));
 	t->las_status = err;
 }
 
