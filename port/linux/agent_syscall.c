@@ -25,8 +25,10 @@
  * restart_syscall, vfork, clone3 and clone with CLONE_VM (the new thread
  * or vfork child would start in the agent's instruction, on a stack it
  * knows nothing of).  A clone without CLONE_VM (fork) is made from the
- * handler: the child returns through its copy of it and fires nothing.
- * Calls whose effect the handler would otherwise undo are carried out on
+ * handler: the child returns through its copy of it and fires nothing;
+ * nor do a vfork child's calls before its exec (it runs on the parent's
+ * memory, thread caches and all: the handler tells it by its pid, one
+ * getpid per traced call).  Calls whose effect the handler would otherwise undo are carried out on
  * the interrupted context instead: rt_sigprocmask changes the mask the
  * thread returns to, and rt_sigaction of SIGSYS records the program's
  * wish (its handler is called for SIGSYS that is not ours) and keeps
@@ -104,7 +106,8 @@ static struct sock_filter sys_prog[SYS_MAXINSNS];
 static int sys_lock;
 
 static linux_agent_sys_t *volatile sys_table; /* the consumer's, while tracing */
-static volatile int sys_live;                 /* fire probes */
+static long sys_pid;          /* the traced process's: a vfork child shares our memory, not it */
+static volatile int sys_live; /* fire probes */
 static volatile int sys_handler_on;
 static sys_ksigaction_t sys_prev; /* what the program has for SIGSYS */
 static LINUX_TLS int sys_agent_thread;
@@ -278,6 +281,10 @@ sys_handler(int sig, siginfo_t *si, void *ctx)
 	    t != NULL && nr < LINUX_AGENT_MAXSYS) {
 		eid = t->las_entry[nr];
 		rid = t->las_return[nr];
+		/* A vfork (posix_spawn) child runs on our memory, thread
+		 * caches and all, until it execs: its calls are not ours. */
+		if ((eid != 0 || rid != 0) && raw(SYS_getpid, 0, 0, 0, 0, 0, 0) != sys_pid)
+			eid = rid = 0;
 	}
 	if (eid != 0) {
 		linux_trap_regs = &regs;
@@ -677,6 +684,7 @@ linux_agent_syscall_sync(struct linux_agent_block *b)
 	sys_lock_take();
 	err = sys_sync_locked(t);
 	sys_lock_drop();
+	sys_pid = raw(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	sys_table = t;
 	sys_live = 1;
 	if (err != 0 && err != t->las_status)

@@ -276,6 +276,8 @@ site_arm(usdt_proc_t *up, usdt_probe_t *pr, usdt_site_t *us)
 	linux_inst_lock(true);
 	err = inst_probe_enable(us->us_site, pr->upr_id);
 	linux_inst_lock(false);
+	if (err == DTRACE_ENOENT)
+		return 0; /* its text was unloaded: the scan under way drops it */
 	if (err == 0)
 		sem_ref(up, us->us_sem);
 	return err;

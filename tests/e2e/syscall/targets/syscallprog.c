@@ -3,6 +3,8 @@
  *   args     calls with known arguments, results and errors
  *   signals  signal masks and handlers as a program uses them, checked
  *   procs    a forked child, threads and an exec'd image, each making calls
+ *   spawn    three children by posix_spawn (a vfork that runs on this
+ *            process's memory until it execs)
  *   loop F   for -p tests: write "pid" to F, then every millisecond make
  *            a few calls and check their results, until SIGTERM; exit 0 if
  *            every call did what it should
@@ -13,6 +15,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +160,24 @@ mode_procs(void)
 	return 127;
 }
 
+extern char **environ;
+
+static int
+mode_spawn(void)
+{
+	char *argv[] = {"true", NULL};
+	int ok = 0, status;
+	pid_t child;
+
+	for (int i = 0; i < 3; i++)
+		if (posix_spawn(&child, "/bin/true", NULL, NULL, argv, environ) == 0 &&
+		    waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		    WEXITSTATUS(status) == 0)
+			ok++;
+	printf("spawned children that exited 0: %d of 3\n", ok);
+	return 0;
+}
+
 static void
 on_term(int sig)
 {
@@ -198,6 +219,8 @@ main(int argc, char **argv)
 		return mode_signals();
 	if (argc > 1 && strcmp(argv[1], "procs") == 0)
 		return mode_procs();
+	if (argc > 1 && strcmp(argv[1], "spawn") == 0)
+		return mode_spawn();
 	if (argc > 2 && strcmp(argv[1], "loop") == 0)
 		return mode_loop(argv[2]);
 	return 2;
