@@ -47,6 +47,7 @@ inst_fini(void)
 {
 	inst_table_t *t = inst_table;
 	inst_site_t *s, *next;
+	inst_recipe_t *r, *rnext;
 
 	if (t == NULL)
 		return;
@@ -54,6 +55,10 @@ inst_fini(void)
 	for (s = t->it_all; s != NULL; s = next) {
 		next = s->is_anext;
 		dtrace_port_free(s, sizeof(*s));
+	}
+	for (r = t->it_recipes; r != NULL; r = rnext) {
+		rnext = r->ir_next;
+		dtrace_port_free(r, sizeof(*r));
 	}
 	dtrace_port_free((void *)t->it_sites, t->it_nbuckets * sizeof(t->it_sites[0]));
 	dtrace_port_free((void *)t->it_tramps, t->it_nbuckets * sizeof(t->it_tramps[0]));
@@ -174,6 +179,7 @@ inst_site_add_probe(inst_site_t *s, dtrace_id_t id, inst_kind_t kind, uintptr_t 
 	p->ip_enabled = 0;
 	p->ip_kind = (uint32_t)kind;
 	p->ip_func = func;
+	p->ip_args = NULL;
 	dtrace_membar_producer();
 	p->ip_id = id;
 	return 0;
@@ -232,4 +238,10 @@ inst_probe_disable(inst_site_t *s, dtrace_id_t id)
 	/* If the space is gone the write fails: nothing is left to mend. */
 	if (--s->is_nenabled == 0 && s->is_patched && !s->is_dead)
 		(void)site_write(s, false);
+}
+
+uintptr_t
+inst_site_addr(const inst_site_t *site)
+{
+	return site->is_addr;
 }

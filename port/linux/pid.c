@@ -41,6 +41,13 @@ pid_lock_take(bool take)
 		pthread_mutex_unlock(&pid_lock);
 }
 
+/* The engine's tables are shared with the USDT providers (usdt.c). */
+void
+linux_inst_lock(bool take)
+{
+	pid_lock_take(take);
+}
+
 /* Probes are user-visible as DTrace's: every field Unstable but the
  * provider's name, ISA-dependent arguments. */
 static const dtrace_pattr_t pid_attr = {

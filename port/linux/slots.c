@@ -203,6 +203,12 @@ slot_any(uint64_t me)
 }
 
 bool
+linux_slots_in_probe(void)
+{
+	return in_probe != 0;
+}
+
+bool
 dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
 	uint64_t me;

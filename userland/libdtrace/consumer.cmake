@@ -32,7 +32,7 @@ set(DTRACE_SYSLIBDIR "/usr/lib/dtrace" CACHE PATH "D library directory read befo
 target_compile_definitions(dtrace PRIVATE DT_SYSLIBDIR="${DTRACE_SYSLIBDIR}")
 
 if(TARGET dt_compiler)
-	target_sources(dtrace PRIVATE dt_program.c)
+	target_sources(dtrace PRIVATE dt_program.c dt_link.c)
 	target_link_libraries(dtrace PUBLIC dt_compiler)
 endif()
 
