@@ -272,6 +272,14 @@ void inst_set_hook(inst_hook_fn_t fn);
 int inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 	      uintptr_t *fault_addr);
 
+/*
+ * The same step without firing anything (no probe, no hook, an is-enabled
+ * site reads as off): for a thread the site's probes must not see, such as
+ * a Linux vfork child, which runs on its parent's memory and text until it
+ * execs and would otherwise fire as its parent.
+ */
+int inst_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
+	      uintptr_t *fault_addr);
 /* The breakpoint at `addr` may close a trampoline (see isa.h pi_tramp_bp):
  * finish that step and return INST_TRAP_DONE, or INST_TRAP_NONE. */
 int inst_tramp_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr);

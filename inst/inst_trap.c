@@ -105,9 +105,10 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 	return isenabled;
 }
 
-int
-inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
-	  uintptr_t *fault_addr)
+/* Fire (unless told not to) and step the instruction at a site. */
+static int
+trap_site_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
+	       uintptr_t *fault_addr, bool fire)
 {
 	inst_site_t *s = trap_site(key, addr);
 	uint64_t save = 0;
@@ -115,7 +116,7 @@ inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 
 	if (s == NULL)
 		return INST_TRAP_NONE;
-	if (trap_fire(s, regs, thr)) {
+	if (fire && trap_fire(s, regs, thr)) {
 		/* An is-enabled site (DTrace's -G: an instruction that clears
 		 * the return-value register where the compiled code asked
 		 * whether the probe is on): the probe is on, so say so and
@@ -144,6 +145,20 @@ inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 		thr->it_depth = d + 1;
 	}
 	return INST_TRAP_DONE;
+}
+
+int
+inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
+	  uintptr_t *fault_addr)
+{
+	return trap_site_step(key, addr, regs, thr, fault_addr, true);
+}
+
+int
+inst_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
+	  uintptr_t *fault_addr)
+{
+	return trap_site_step(key, addr, regs, thr, fault_addr, false);
 }
 
 int
