@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <stddef.h>
@@ -56,6 +57,7 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "agent_sysisa.h"
 #include "dtrace.h"
 #include "inst.h"
 #include "linux_impl.h"
@@ -65,6 +67,22 @@ static pid_t agent_pid; /* the key of this process's sites */
 static linux_agent_block_t *agent_block;
 static volatile sig_atomic_t agent_quiet = 1;
 static pthread_t agent_thread;
+static bool agent_thread_joinable;
+
+/* The agent thread's stack, made by the agent so that its breakpoints
+ * and system calls are known for its own from the thread's first
+ * instruction (glibc runs some of libc in a new thread before its start
+ * routine); kept for the next consumer's thread. */
+#define AGENT_STACK_SIZE (256 * 1024)
+static void *agent_stack;
+static uintptr_t agent_stack_lo, agent_stack_hi;
+
+bool
+linux_agent_own_stack(uintptr_t sp)
+{
+	return sp >= __atomic_load_n(&agent_stack_lo, __ATOMIC_ACQUIRE) &&
+	       sp < __atomic_load_n(&agent_stack_hi, __ATOMIC_ACQUIRE);
+}
 
 int dtrace_agent_attach(const char *sockname) __attribute__((visibility("default")));
 
@@ -140,7 +158,7 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	isa_regs_t regs;
 	int rv;
 
-	if (agent_pid == 0 || linux_self_pid() != agent_pid)
+	if (agent_pid == 0)
 		goto vanished;
 	linux_mcontext_to_regs(uc, &regs);
 	/* The probe's PC is the site, not where the trap left it (x86's int3
@@ -149,6 +167,28 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	if (inst_tramp_trap((uint64_t)agent_pid, site, &regs, &linux_inst_thread) == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
 		return true;
+	}
+	/* A vfork (posix_spawn) child runs on our memory, text and thread
+	 * caches (the pid cached in TLS is ours) until it execs: it steps the
+	 * instruction and fires nothing, since its probes would be counted
+	 * as this process's.  A raw getpid per trap tells it.  Nor does the
+	 * agent's own thread fire: it is not the program. */
+	if (linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) ||
+	    linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) != agent_pid) {
+		rv = inst_step((uint64_t)agent_pid, site, &regs, &linux_inst_thread, &fault);
+		if (rv == INST_TRAP_DONE) {
+			linux_regs_to_mcontext(&regs, uc);
+			return true;
+		}
+		if (rv == INST_TRAP_FAULT) {
+			long self = linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0);
+
+			linux_agent_sysgadget(SYS_tgkill, self,
+					      linux_agent_sysgadget(SYS_gettid, 0, 0, 0, 0, 0, 0),
+					      SIGSEGV, 0, 0, 0);
+			return true;
+		}
+		goto vanished;
 	}
 	linux_trap_regs = &regs;
 	rv = inst_trap((uint64_t)agent_pid, site, &regs, &linux_inst_thread, &fault);
@@ -273,7 +313,7 @@ agent_main(void *arg)
 		if (m.am_type == LINUX_AGENT_PROFILE)
 			linux_agent_profile_sync(agent_block);
 		else if (m.am_type == LINUX_AGENT_SYSCALL)
-			linux_agent_syscall_sync(agent_block);
+			linux_agent_syscall_sync(agent_block, true);
 		else if (m.am_type == LINUX_AGENT_DETACH)
 			break;
 	}
@@ -289,16 +329,36 @@ agent_main(void *arg)
 static int
 agent_start_thread(void)
 {
+	pthread_attr_t attr;
 	sigset_t all, old;
 	int err;
 
+	/* the previous consumer's thread, finished or finishing: its stack
+	 * is the new one's */
+	if (agent_thread_joinable)
+		pthread_join(agent_thread, NULL);
+	agent_thread_joinable = false;
+	if (agent_stack == NULL) {
+		void *stk = mmap(NULL, AGENT_STACK_SIZE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (stk == MAP_FAILED)
+			return errno;
+		agent_stack = stk;
+		__atomic_store_n(&agent_stack_hi, (uintptr_t)stk + AGENT_STACK_SIZE,
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&agent_stack_lo, (uintptr_t)stk, __ATOMIC_RELEASE);
+	}
+	if ((err = pthread_attr_init(&attr)) != 0)
+		return err;
+	(void)pthread_attr_setstack(&attr, agent_stack, AGENT_STACK_SIZE);
 	sigfillset(&all);
 	sigdelset(&all, SIGSYS); /* the syscall provider's traps must reach it */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&agent_thread, NULL, agent_main, NULL);
+	err = pthread_create(&agent_thread, &attr, agent_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err == 0)
-		pthread_detach(agent_thread);
+	pthread_attr_destroy(&attr);
+	agent_thread_joinable = err == 0;
 	return err;
 }
 
@@ -316,6 +376,7 @@ agent_atfork_child(void)
 		linux_agent_usdt_release(agent_block, true);
 	}
 	agent_quiet = 1;
+	agent_thread_joinable = false; /* the parent's */
 	linux_agent_profile_forget();
 	linux_agent_syscall_forget();
 	if (agent_sock >= 0)
@@ -411,10 +472,13 @@ agent_preloaded(void)
 			break;
 		if (m.am_type == LINUX_AGENT_PROFILE)
 			linux_agent_profile_sync(agent_block);
+		/* breakpoints are being armed: SIGTRAP kept unblocked */
+		if (m.am_type == LINUX_AGENT_SYSCALL)
+			linux_agent_syscall_sync(agent_block, false);
 	}
 	(void)agent_start_thread();
 	/* system calls are trapped from here: the program's, not ours */
-	linux_agent_syscall_sync(agent_block);
+	linux_agent_syscall_sync(agent_block, true);
 }
 
 int

@@ -23,7 +23,9 @@
  *                              the generation it sent
  *   consumer -> agent  DETACH  tracing is over: go quiet, stay loaded
  *   consumer -> agent  SYSCALL the system calls traced in the block's
- *                              table changed (agent_syscall.c)
+ *                              table changed, or lab_guard was set
+ *                              (agent_syscall.c); before GO only the
+ *                              latter is acted on
  */
 #ifndef DTRACE_PORT_LINUX_AGENT_PROTO_H
 #define DTRACE_PORT_LINUX_AGENT_PROTO_H
@@ -118,6 +120,11 @@ typedef struct linux_agent_block {
 	volatile uint64_t lab_foreign; /* agent: breakpoints not of any site */
 	linux_agent_sems_t *volatile lab_sems; /* semaphores we incremented */
 	linux_agent_sys_t *volatile lab_sys;   /* system calls traced, or NULL */
+	/* Breakpoints are (about to be) armed in the process: keep SIGTRAP
+	 * out of every signal mask and its handler ours (agent_syscall.c).
+	 * The agent answers in lab_guarded: 1 done, -errno refused. */
+	volatile uint32_t lab_guard;
+	volatile int32_t lab_guarded; /* agent */
 } linux_agent_block_t;
 
 #endif

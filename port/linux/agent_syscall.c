@@ -43,6 +43,17 @@
  * and the agent refuses (EBUSY in the table's status) when another thread
  * already blocks it.
  *
+ * The same filters keep breakpoints safe (the guard, asked for in the
+ * block's lab_guard before the consumer arms a process's first pid or
+ * USDT probe): the kernel forces a breakpoint's SIGTRAP on a thread that
+ * blocks it just as it forces SIGSYS, so SIGTRAP is kept out of every mask
+ * with SIGSYS, and rt_sigaction of SIGTRAP records the program's wish in
+ * trap.c, which calls it for a SIGTRAP that is not ours.  A vfork child
+ * (posix_spawn's resets every handler it finds with its signals blocked)
+ * is told its rt_sigaction of either succeeded and changes nothing: the
+ * records are its parent's and it still needs the handlers.  With no
+ * syscall probe, the filters trap only those two calls.
+ *
  * After the consumer is gone (or in a forked child, or once tracing is
  * over) the filters stay and the handler goes on making the trapped calls
  * untraced.  The agent's own threads never fire, nor do calls made in
@@ -79,19 +90,17 @@
  * SIGSYS (the program's own) is not ours. */
 #define SYS_TRAP_DATA 0x0d7a
 #define SYS_SECCOMP_CODE 1 /* si_code of a seccomp trap (the kernel's SYS_SECCOMP) */
-#define SYS_SIGSYS_BIT (1ULL << (SIGSYS - 1)) /* in a kernel sigset */
+#define SYS_SIGBIT(sig) (1ULL << ((sig) - 1)) /* in a kernel sigset */
+#define SYS_SIGSYS_BIT SYS_SIGBIT(SIGSYS)
+/* Never blocked while filters are installed: SIGSYS (their traps) and
+ * SIGTRAP (the breakpoints). */
+#define SYS_KEEP_BITS (SYS_SIGBIT(SIGSYS) | SYS_SIGBIT(SIGTRAP))
 #define SYS_MAXRANGES 128
 #define SYS_MAXINSNS 8192     /* one filter */
 #define SYS_INSN_BUDGET 30000 /* all of ours, under the kernel's 32768 */
 #define SYS_CHUNK 200         /* jeq's that reach one stub (8-bit jumps) */
 
-/* The kernel's struct sigaction, as rt_sigaction takes it. */
-typedef struct sys_ksigaction {
-	void *ks_handler;
-	unsigned long ks_flags;
-	void *ks_restorer;
-	uint64_t ks_mask;
-} sys_ksigaction_t;
+typedef linux_ksigaction_t sys_ksigaction_t;
 
 typedef struct sys_range {
 	uintptr_t lo, hi;
@@ -210,32 +219,48 @@ sys_sigprocmask(const long *a, ucontext_t *uc)
 	if (a[2] != 0 && !user_write((uintptr_t)a[2], &cur, sizeof(cur)))
 		return -EFAULT;
 	if (a[1] != 0) {
-		set &= ~(unmaskable | SYS_SIGSYS_BIT);
+		set &= ~(unmaskable | SYS_KEEP_BITS);
 		memcpy(&uc->uc_sigmask, &set, sizeof(set));
 	}
 	return 0;
 }
 
-/* rt_sigaction: SIGSYS never blocked by a handler's mask; of SIGSYS
- * itself, the program's wish is recorded and ours stays. */
+/*
+ * rt_sigaction: SIGSYS and SIGTRAP never blocked by a handler's mask; of
+ * SIGSYS and SIGTRAP themselves, the program's wish is recorded (here and
+ * in trap.c) and ours stays.  A vfork child (posix_spawn's resets the
+ * handlers before its exec) shares our memory but not our handlers: what
+ * it asks changes neither the records, which are the parent's, nor the
+ * handler, which it needs for the breakpoints and filters of the parent's
+ * text it runs until its exec; it is told it succeeded.
+ */
 static long
 sys_sigaction(const long *a)
 {
-	sys_ksigaction_t act;
+	sys_ksigaction_t act, old;
+	bool trap = a[0] == SIGTRAP && linux_trap_installed();
 
 	if (a[3] != 8)
 		return -EINVAL;
 	if (a[1] != 0 && !user_read(&act, (uintptr_t)a[1], sizeof(act)))
 		return -EFAULT;
-	if (a[0] != SIGSYS) {
+	if (a[0] != SIGSYS && !trap) {
 		if (a[1] == 0)
 			return raw(SYS_rt_sigaction, a[0], 0, a[2], a[3], 0, 0);
-		act.ks_mask &= ~SYS_SIGSYS_BIT;
+		act.ks_mask &= ~SYS_KEEP_BITS;
 		return raw(SYS_rt_sigaction, a[0], (long)&act, a[2], a[3], 0, 0);
 	}
-	if (a[2] != 0 && !user_write((uintptr_t)a[2], &sys_prev, sizeof(sys_prev)))
+	if (trap)
+		linux_trap_previous_get(&old);
+	else
+		old = sys_prev;
+	if (a[2] != 0 && !user_write((uintptr_t)a[2], &old, sizeof(old)))
 		return -EFAULT;
-	if (a[1] != 0)
+	if (a[1] == 0 || raw(SYS_getpid, 0, 0, 0, 0, 0, 0) != sys_pid)
+		return 0;
+	if (trap)
+		linux_trap_previous_set(&act);
+	else
 		sys_prev = act;
 	return 0;
 }
@@ -272,13 +297,22 @@ sys_handler(int sig, siginfo_t *si, void *ctx)
 		errno = saved;
 		return;
 	}
+	/* The nofault loads below must be able to fault (see trap.c). */
+	{
+		uint64_t blocked, faults = SYS_SIGBIT(SIGSEGV) | SYS_SIGBIT(SIGBUS);
+
+		memcpy(&blocked, &uc->uc_sigmask, sizeof(blocked));
+		if ((blocked & faults) != 0)
+			(void)raw(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&faults, 0, 8, 0, 0);
+	}
 	linux_mcontext_to_regs(uc, &regs);
 	nr = (unsigned)si->si_syscall;
 	for (int i = 0; i < 6; i++)
 		a[i] = (long)regs.r[linux_sys_arg_regs[i]];
 	t = sys_table;
 	if (sys_live && !sys_agent_thread && !linux_slots_in_probe() && !sys_from_agent(&regs) &&
-	    t != NULL && nr < LINUX_AGENT_MAXSYS) {
+	    !linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) && t != NULL &&
+	    nr < LINUX_AGENT_MAXSYS) {
 		eid = t->las_entry[nr];
 		rid = t->las_return[nr];
 		/* A vfork (posix_spawn) child runs on our memory, thread
@@ -539,7 +573,7 @@ sys_threads_block_sigsys(void)
 static int
 sys_unblockable(void)
 {
-	uint64_t unblock = SYS_SIGSYS_BIT;
+	uint64_t unblock = SYS_KEEP_BITS;
 	sys_ksigaction_t ka;
 	int err = 0;
 
@@ -547,10 +581,10 @@ sys_unblockable(void)
 		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSYS ||
 		    raw(SYS_rt_sigaction, sig, 0, (long)&ka, 8, 0, 0) != 0)
 			continue;
-		if ((ka.ks_mask & SYS_SIGSYS_BIT) == 0 || ka.ks_handler == (void *)SIG_DFL ||
+		if ((ka.ks_mask & SYS_KEEP_BITS) == 0 || ka.ks_handler == (void *)SIG_DFL ||
 		    ka.ks_handler == (void *)SIG_IGN)
 			continue;
-		ka.ks_mask &= ~SYS_SIGSYS_BIT;
+		ka.ks_mask &= ~SYS_KEEP_BITS;
 		(void)raw(SYS_rt_sigaction, sig, (long)&ka, 0, 8, 0, 0);
 	}
 	/* (a raw call: rt_sigprocmask may be trapped already) */
@@ -604,7 +638,7 @@ sys_lock_drop(void)
 }
 
 static int
-sys_sync_locked(linux_agent_sys_t *t)
+sys_sync_locked(linux_agent_sys_t *t, bool guard)
 {
 	static sys_scan_t scan;
 	uint8_t want[LINUX_AGENT_MAXSYS / 8], added[LINUX_AGENT_MAXSYS / 8];
@@ -614,15 +648,16 @@ sys_sync_locked(linux_agent_sys_t *t)
 	int err;
 
 	memset(want, 0, sizeof(want));
-	for (unsigned i = 0; i < LINUX_AGENT_MAXSYS; i++)
+	for (unsigned i = 0; t != NULL && i < LINUX_AGENT_MAXSYS; i++)
 		if ((t->las_entry[i] != 0 || t->las_return[i] != 0) && !sys_never(i)) {
 			bit_set(want, i);
 			any = true;
 		}
+	any = any || guard;
 	if (!any && sys_nranges == 0)
 		return 0; /* nothing asked, nothing installed */
 	if (any) {
-		/* keep our SIGSYS handler, and SIGSYS unblocked */
+		/* keep our SIGSYS and SIGTRAP handlers, and both unblocked */
 		bit_set(want, SYS_rt_sigaction);
 		bit_set(want, SYS_rt_sigprocmask);
 	}
@@ -630,6 +665,14 @@ sys_sync_locked(linux_agent_sys_t *t)
 		return err;
 	if ((err = sys_handler_install()) != 0)
 		return err;
+	if (sys_nranges == 0) {
+		/* before the first filter, while libc's sigaction still
+		 * reaches the kernel: the program may have replaced our
+		 * SIGTRAP handler since the handshake (-p) */
+		if ((err = linux_trap_reclaim()) != 0)
+			return err;
+		linux_trap_set_syscall(raw);
+	}
 	memset(&scan, 0, sizeof(scan));
 	dl_iterate_phdr(sys_scan_cb, &scan);
 	for (unsigned i = 0; i < scan.sc_n; i++)
@@ -674,17 +717,28 @@ sys_sync_locked(linux_agent_sys_t *t)
 }
 
 void
-linux_agent_syscall_sync(struct linux_agent_block *b)
+linux_agent_syscall_sync(struct linux_agent_block *b, bool syscalls)
 {
-	linux_agent_sys_t *t;
+	linux_agent_sys_t *t = NULL;
+	bool guard;
 	int err;
 
-	if (b == NULL || (t = __atomic_load_n(&b->lab_sys, __ATOMIC_ACQUIRE)) == NULL)
+	if (b == NULL)
 		return;
-	sys_lock_take();
-	err = sys_sync_locked(t);
-	sys_lock_drop();
+	if (syscalls)
+		t = __atomic_load_n(&b->lab_sys, __ATOMIC_ACQUIRE);
+	guard = __atomic_load_n(&b->lab_guard, __ATOMIC_ACQUIRE) != 0;
+	if (t == NULL && !guard)
+		return;
+	/* before any filter: the handler tells a vfork child by it */
 	sys_pid = raw(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	sys_lock_take();
+	err = sys_sync_locked(t, guard);
+	sys_lock_drop();
+	if (guard)
+		__atomic_store_n(&b->lab_guarded, err == 0 ? 1 : -err, __ATOMIC_RELEASE);
+	if (t == NULL)
+		return;
 	sys_table = t;
 	sys_live = 1;
 	if (err != 0 && err != t->las_status)
@@ -717,7 +771,9 @@ linux_agent_syscall_stop(void)
 void
 linux_agent_syscall_forget(void)
 {
-	/* a forked child: untraced, but its filters and handler stay */
+	/* a forked child: untraced, but its filters and handler stay; its
+	 * signal actions are its own (not a vfork child's) */
+	sys_pid = raw(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	sys_live = 0;
 	sys_table = NULL;
 	sys_lock = 0;

@@ -23,6 +23,7 @@
  * under qemu-user, which has no ptrace, and say so.  Not probe context.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -419,4 +420,54 @@ out:
 	if (lsock >= 0)
 		close(lsock);
 	return err;
+}
+
+/*
+ * The agent cannot keep SIGTRAP unblocked while a thread blocks SIGSYS
+ * (its filters would make that thread's next trapped call fatal), and a
+ * thread that already blocks SIGTRAP dies at its first breakpoint.  Take
+ * both out of such threads' masks as a debugger can: each is stopped for
+ * the moment it takes (PTRACE_SEIZE, INTERRUPT, SETSIGMASK, DETACH).  The
+ * main thread of a process we created is left alone: dt_proc's waitpid
+ * on it could take its ptrace stop (it is held in the agent's constructor
+ * until GO anyway).  Best effort: what cannot be done, the agent refuses.
+ */
+void
+linux_proc_unblock_traps(pid_t pid, bool skip_main)
+{
+	uint64_t keep = (1ULL << (SIGSYS - 1)) | (1ULL << (SIGTRAP - 1));
+	char path[64], line[256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		unsigned long long blk = 0;
+		uint64_t mask;
+		int status;
+		FILE *f;
+
+		if (tid <= 0 || (skip_main && tid == pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "SigBlk: %llx", &blk) == 1)
+				break;
+		fclose(f);
+		if ((blk & keep) == 0 || ptrace(PTRACE_SEIZE, tid, NULL, NULL) != 0)
+			continue;
+		if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) == 0 && inject_wait(tid, &status) == 0 &&
+		    ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(mask), &mask) == 0 &&
+		    (mask & keep) != 0) {
+			mask &= ~keep;
+			(void)ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(mask), &mask);
+		}
+		(void)ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	}
+	closedir(d);
 }

@@ -127,6 +127,29 @@ bool linux_trap_installed(void);
 typedef bool (*linux_breakpoint_fn_t)(uintptr_t site, ucontext_t *uc);
 void linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn);
 
+/* The kernel's struct sigaction, as rt_sigaction takes it (64 signals). */
+typedef struct linux_ksigaction {
+	void *ks_handler;
+	unsigned long ks_flags;
+	void *ks_restorer;
+	uint64_t ks_mask;
+} linux_ksigaction_t;
+
+/*
+ * For an agent that keeps SIGTRAP's handler its own (agent_syscall.c
+ * traps the program's rt_sigaction): what the program has for SIGTRAP,
+ * which the handler calls for a SIGTRAP that is not ours (get and set, in
+ * the kernel's form); put our handler back if the program replaced it
+ * before (recording the program's); the system call the handlers make
+ * their own signal changes with (the agent's untrapped instruction;
+ * libc's syscall() until set).
+ */
+void linux_trap_previous_get(linux_ksigaction_t *ka);
+void linux_trap_previous_set(const linux_ksigaction_t *ka);
+int linux_trap_reclaim(void);
+void linux_trap_set_syscall(long (*fn)(long nr, long a0, long a1, long a2, long a3, long a4,
+				       long a5));
+
 /* Fault codes the SIGSEGV/SIGBUS handler hands to the nofault primitives. */
 #define LINUX_NOFAULT_BADADDR 1
 #define LINUX_NOFAULT_BADALIGN 2
@@ -220,6 +243,12 @@ int linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t err
 int linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg);
 int linux_proc_release_all(void);
 int linux_agent_notify(linux_proc_t *p, uint32_t type);
+/* Before a probe's breakpoint is first placed in the process: its agent
+ * keeps SIGTRAP unblockable, or dtrace says it cannot. */
+void linux_proc_guard(linux_proc_t *p);
+/* Take SIGSYS and SIGTRAP out of the masks of the process's threads that
+ * block them, with ptrace (inject.c); the main thread too unless asked. */
+void linux_proc_unblock_traps(pid_t pid, bool skip_main);
 
 /* One fixed-size message, with up to four descriptors; 0 or an errno
  * (ECONNRESET at end-of-file, ETIMEDOUT after timeout_ms >= 0). */
@@ -250,10 +279,14 @@ void linux_agent_profile_forget(void);
 void linux_agent_usdt_release(struct linux_agent_block *b, bool child);
 /* The syscall provider in the agent (agent_syscall.c): make the seccomp
  * filters trap what the block's table asks (a SYSCALL message, the end of
- * the -c hold, a module change); the calling thread is the agent's own,
+ * the -c hold, a module change; with syscalls false, only the signal
+ * guard lab_guard asks for, before GO); the calling thread is the agent's own,
  * whose calls never fire; tracing is over (filters stay, calls are made
  * untraced); a forked child forgets it was traced. */
-void linux_agent_syscall_sync(struct linux_agent_block *b);
+void linux_agent_syscall_sync(struct linux_agent_block *b, bool syscalls);
+/* Is sp on the agent's own thread's stack (agent.c)?  Its breakpoints and
+ * system calls never fire. */
+bool linux_agent_own_stack(uintptr_t sp);
 void linux_agent_syscall_thread(void);
 void linux_agent_syscall_stop(void);
 void linux_agent_syscall_forget(void);

@@ -251,8 +251,8 @@ pid_enable(void *parg, dtrace_id_t id, void *parg_probe)
 {
 	int err;
 
-	(void)parg;
 	(void)id;
+	linux_proc_guard(parg);
 	pthread_mutex_lock(&pid_lock);
 	err = inst_fprobe_enable(parg_probe);
 	pthread_mutex_unlock(&pid_lock);

@@ -353,6 +353,55 @@ linux_agent_notify(linux_proc_t *p, uint32_t type)
 	return linux_agent_send(p->lp_sock, &m, NULL, 0);
 }
 
+#define PROC_GUARD_WAIT_MS 2000
+
+/*
+ * Before the first probe's breakpoint goes into a process: ask its agent
+ * to keep SIGTRAP out of every signal mask and its handler in place (see
+ * agent_syscall.c), and wait (bounded) for the answer.  A thread that
+ * blocks SIGTRAP and meets a breakpoint would be killed by the kernel.
+ * Refused (no seccomp, randomization off, a thread already blocking
+ * SIGSYS), the probes are placed all the same, as before there was a
+ * guard, and dtrace says what a program that blocks signals risks.
+ * Threads that block SIGSYS or SIGTRAP already are mended first, with
+ * ptrace, which the agent's filters cannot do.
+ */
+void
+linux_proc_guard(linux_proc_t *p)
+{
+	linux_agent_block_t *b = p->lp_block;
+	int32_t ans = 0;
+
+	if (p->lp_state == LINUX_PROC_GONE ||
+	    __atomic_exchange_n(&b->lab_guard, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	linux_proc_unblock_traps(p->lp_pid, p->lp_created);
+	if (linux_agent_notify(p, LINUX_AGENT_SYSCALL) != 0)
+		return;
+	for (int ms = 0; ms < PROC_GUARD_WAIT_MS; ms++) {
+		struct timespec ts = {0, 1000000};
+
+		if ((ans = __atomic_load_n(&b->lab_guarded, __ATOMIC_ACQUIRE)) != 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (ans > 0)
+		return;
+	if (ans == 0)
+		fprintf(stderr,
+			"dtrace: pid %d: its agent did not say whether SIGTRAP is kept unblocked: "
+			"a thread that blocks it may die at a probe\n",
+			(int)p->lp_pid);
+	else
+		fprintf(stderr,
+			"dtrace: pid %d: SIGTRAP cannot be kept unblocked (%s): "
+			"a thread that blocks it dies at a probe\n",
+			(int)p->lp_pid,
+			ans == -EPERM   ? "address-space randomization is off"
+			: ans == -EBUSY ? "a thread blocks SIGSYS"
+			                : strerror(-ans));
+}
+
 int
 dtrace_linux_proc_go(pid_t pid)
 {

@@ -99,6 +99,8 @@ linux_syscall_modules_changed(linux_proc_t *p)
 	pthread_mutex_lock(&sys_lock);
 	if (sys_nenabled > 0)
 		(void)sys_publish_one(p, NULL);
+	else if (p->lp_block->lab_guard)
+		(void)linux_agent_notify(p, LINUX_AGENT_SYSCALL); /* the guard's too */
 	pthread_mutex_unlock(&sys_lock);
 }
 

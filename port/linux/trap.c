@@ -17,6 +17,15 @@
  * a breakpoint is re-executed from its site); an ignored signal is
  * dropped unless it is a synchronous fault, which the kernel would not let
  * a process ignore either.  Handlers save and restore errno.
+ *
+ * In an agent whose seccomp filters trap the program's rt_sigaction
+ * (agent_syscall.c), SIGTRAP's handler stays ours: what the program asks
+ * for SIGTRAP is recorded here instead (linux_trap_previous_set) and
+ * called as above, and the system calls these handlers make about signals
+ * go through the agent's own instruction, which the filters let through.
+ * The breakpoint handler unblocks SIGSEGV and SIGBUS for itself when the
+ * interrupted code had them blocked: a nofault load that faulted with
+ * them blocked would be forced on the thread with the default action.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,9 +40,32 @@
 static const int trapped_signals[] = {SIGSEGV, SIGBUS, SIGTRAP};
 #define NTRAPPED (sizeof(trapped_signals) / sizeof(trapped_signals[0]))
 
+#define TRAP_SIGBIT(sig) (1ULL << ((sig) - 1))
+
 static struct sigaction previous[NTRAPPED];
 static bool installed;
 static _Atomic(linux_breakpoint_fn_t) breakpoint_fn;
+static long (*trap_syscall_fn)(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+
+void
+linux_trap_set_syscall(long (*fn)(long nr, long a0, long a1, long a2, long a3, long a4, long a5))
+{
+	__atomic_store_n(&trap_syscall_fn, fn, __ATOMIC_RELEASE);
+}
+
+/* A system call about signals, made where the agent's filters let it
+ * through once it has any. */
+static void
+trap_syscall(long nr, long a0, long a1, long a2, long a3)
+{
+	long (*fn)(long, long, long, long, long, long, long) =
+		__atomic_load_n(&trap_syscall_fn, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		(void)fn(nr, a0, a1, a2, a3, 0, 0);
+	else
+		(void)syscall(nr, a0, a1, a2, a3);
+}
 
 void
 linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn)
@@ -58,7 +90,7 @@ chain(int sig, siginfo_t *si, ucontext_t *uc, bool synchronous)
 {
 	int i = trap_index(sig);
 	struct sigaction *old = &previous[i];
-	struct sigaction dfl;
+	linux_ksigaction_t dfl;
 
 	if (old->sa_flags & SA_SIGINFO) {
 		old->sa_sigaction(sig, si, uc);
@@ -72,8 +104,8 @@ chain(int sig, siginfo_t *si, ucontext_t *uc, bool synchronous)
 	}
 	/* Default action: restore it and let the signal happen again. */
 	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(sig, &dfl, NULL);
+	dfl.ks_handler = (void *)SIG_DFL;
+	trap_syscall(SYS_rt_sigaction, sig, (long)&dfl, 0, 8);
 	if (!synchronous)
 		syscall(SYS_tgkill, linux_self_pid(), linux_self_tid(), sig);
 }
@@ -106,6 +138,13 @@ trap_handler(int sig, siginfo_t *si, void *ctx)
 	uintptr_t site = 0;
 
 	if (brk) {
+		uint64_t blocked, faults = TRAP_SIGBIT(SIGSEGV) | TRAP_SIGBIT(SIGBUS);
+
+		/* (the handler runs with the interrupted mask: SA_NODEFER,
+		 * nothing added; sigreturn puts it back) */
+		memcpy(&blocked, &uc->uc_sigmask, sizeof(blocked));
+		if ((blocked & faults) != 0)
+			trap_syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&faults, 0, 8);
 		site = isa_breakpoint_site(linux_mcontext_pc(uc));
 		if (fn != NULL && fn(site, uc)) {
 			errno = saved;
@@ -118,6 +157,60 @@ trap_handler(int sig, siginfo_t *si, void *ctx)
 	errno = saved;
 }
 
+static void
+trap_action(int sig, struct sigaction *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = sig == SIGTRAP ? trap_handler : fault_handler;
+	/* SA_NODEFER: a fault inside a nofault load made from a probe that
+	 * itself runs in a SIGSEGV handler is still ours. */
+	sa->sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
+	sigemptyset(&sa->sa_mask);
+}
+
+void
+linux_trap_previous_get(linux_ksigaction_t *ka)
+{
+	const struct sigaction *old = &previous[trap_index(SIGTRAP)];
+
+	memset(ka, 0, sizeof(*ka));
+	ka->ks_handler = (void *)old->sa_handler;
+	ka->ks_flags = (unsigned long)(unsigned)old->sa_flags;
+	ka->ks_restorer = (void *)old->sa_restorer;
+	memcpy(&ka->ks_mask, &old->sa_mask, sizeof(ka->ks_mask));
+}
+
+void
+linux_trap_previous_set(const linux_ksigaction_t *ka)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = (void (*)(int))ka->ks_handler;
+	sa.sa_flags = (int)ka->ks_flags;
+	sa.sa_restorer = (void (*)(void))ka->ks_restorer;
+	memcpy(&sa.sa_mask, &ka->ks_mask, sizeof(ka->ks_mask));
+	previous[trap_index(SIGTRAP)] = sa;
+}
+
+int
+linux_trap_reclaim(void)
+{
+	struct sigaction cur, sa;
+
+	if (!installed)
+		return 0;
+	if (sigaction(SIGTRAP, NULL, &cur) != 0)
+		return errno;
+	if ((cur.sa_flags & SA_SIGINFO) != 0 && cur.sa_sigaction == trap_handler)
+		return 0;
+	trap_action(SIGTRAP, &sa);
+	if (sigaction(SIGTRAP, &sa, NULL) != 0)
+		return errno;
+	previous[trap_index(SIGTRAP)] = cur;
+	return 0;
+}
+
 int
 linux_trap_install(void)
 {
@@ -127,12 +220,7 @@ linux_trap_install(void)
 	if (installed)
 		return 0;
 	for (i = 0; i < NTRAPPED; i++) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = trapped_signals[i] == SIGTRAP ? trap_handler : fault_handler;
-		/* SA_NODEFER: a fault inside a nofault load made from a
-		 * probe that itself runs in a SIGSEGV handler is still ours. */
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
-		sigemptyset(&sa.sa_mask);
+		trap_action(trapped_signals[i], &sa);
 		if (sigaction(trapped_signals[i], &sa, &previous[i]) != 0)
 			return errno;
 	}

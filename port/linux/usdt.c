@@ -301,6 +301,7 @@ usdt_enable(void *parg, dtrace_id_t id, void *parg_probe)
 	int err = 0;
 
 	(void)id;
+	linux_proc_guard(pv->upv_proc->up_proc);
 	pthread_mutex_lock(&usdt_lock);
 	if (!pr->upr_enabled) {
 		for (; armed < pr->upr_nsites; armed++)
