@@ -1,0 +1,4 @@
+pid$target:a.out:work:entry
+{
+	@ = count();
+}
