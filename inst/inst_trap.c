@@ -107,6 +107,17 @@ inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 	return INST_TRAP_DONE;
 }
 
+const isa_probe_insn_t *
+inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs)
+{
+	inst_site_t *s = trap_site(key, addr);
+
+	if (s == NULL)
+		return NULL;
+	trap_fire(s, regs);
+	return &s->is_insn;
+}
+
 int
 inst_tramp_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr)
 {
