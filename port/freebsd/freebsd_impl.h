@@ -71,6 +71,12 @@ void fbsd_md_user_close(register_t cookie);
 void fbsd_md_invop_install(void);
 void fbsd_md_invop_remove(void);
 
+/* A linker file as a port.h module, its short name written to name
+ * (kernel_services.c). */
+struct linker_file;
+void fbsd_module_describe(struct linker_file *lf, dtrace_port_module_t *mod, char *name,
+			  size_t namesz);
+
 /* Breakpoint traps (trap.c): the md hook calls this with the kernel's frame;
  * true when a registered handler claimed it, and *regs is then the state to
  * resume (the md hook writes it back its own way). */
@@ -92,6 +98,8 @@ int fbsd_syscall_init(void);
 int fbsd_syscall_fini(void);
 int fbsd_sdt_init(void);
 int fbsd_sdt_fini(void);
+int fbsd_inst_init(void);
+int fbsd_inst_fini(void);
 void fbsd_locks_init(void);
 void fbsd_locks_fini(void);
 
