@@ -180,6 +180,15 @@ typedef enum inst_func_err {
  */
 int inst_func_probes(const inst_func_req_t *rq, const char *name, inst_func_err_t *why);
 
+/*
+ * One probe, `name` of kind `kind`, over the sites addrs[0..n) of the
+ * function rq describes: made, found, or moved as inst_func_probes() does
+ * (a refused return site is left out the same way), for a provider that
+ * picks a function's sites by rules of its own (the kernel's fbt).
+ */
+int inst_func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind,
+		    const uintptr_t *addrs, size_t n);
+
 /* A provider's dtps_enable/disable/destroy for these probes. */
 int inst_fprobe_enable(inst_fprobe_t *fp);
 void inst_fprobe_disable(inst_fprobe_t *fp);

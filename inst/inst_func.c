@@ -219,6 +219,15 @@ func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const 
 	return err;
 }
 
+int
+inst_func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind,
+		const uintptr_t *addrs, size_t n)
+{
+	if (n == 0)
+		return DTRACE_EINVAL;
+	return func_probe(rq, name, kind, addrs, n);
+}
+
 static bool
 name_is_glob(const char *s)
 {
