@@ -39,14 +39,109 @@ fbt_ifr_lock(bool take)
 	instprov_lock(take);
 }
 
+/* The boundaries and return sites of a function, from the ISA's walk. */
+typedef struct fbt_sites {
+	uint32_t *fs_offs;
+	uint8_t *fs_ret;
+	size_t fs_n, fs_cap;
+} fbt_sites_t;
+
+static int
+fbt_site(size_t off, int kind, void *arg)
+{
+	fbt_sites_t *fs = arg;
+
+	if (kind == ISA_SITE_RETURN) {
+		if (fs->fs_n > 0 && fs->fs_offs[fs->fs_n - 1] == off)
+			fs->fs_ret[fs->fs_n - 1] = 1;
+		return 0;
+	}
+	if (fs->fs_n == fs->fs_cap)
+		return 1;
+	fs->fs_offs[fs->fs_n] = (uint32_t)off;
+	fs->fs_ret[fs->fs_n++] = 0;
+	return 0;
+}
+
+/*
+ * Does a pointer-sized window over the bytes at off point into the
+ * function?  Then those bytes may be a jump table's, as DTrace's amd64 fbt
+ * fears for every ret it patches.
+ */
+static bool
+fbt_in_table(const uint8_t *text, size_t size, uintptr_t addr, size_t off)
+{
+	for (size_t j = 0; j < sizeof(uintptr_t) && j <= off; j++) {
+		uintptr_t p;
+
+		if (off - j + sizeof(p) > size)
+			continue;
+		memcpy(&p, text + off - j, sizeof(p));
+		if (p >= addr && p - addr < size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The return sites: those the ISA reports (returns, tail calls out of the
+ * function), and every return instruction besides.  The ISA reports, as
+ * DTrace's pid provider does, only a return right after the frame is torn
+ * down in a function that has an indirect jump (a jump table might be
+ * inline, in user code); kernels' compilers keep their tables in rodata,
+ * and DTrace's fbt patches every ret such a function has unless the bytes
+ * around it, read as a pointer, point into the function.  We do the same.
+ */
+static size_t
+fbt_returns(const uint8_t *text, size_t size, uintptr_t addr, uintptr_t **retsp)
+{
+	fbt_sites_t fs;
+	uintptr_t *rets = NULL;
+	size_t i, n = 0;
+	isa_insn_t in;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.fs_cap = size;
+	fs.fs_offs = dtrace_port_zalloc(size * sizeof(fs.fs_offs[0]));
+	fs.fs_ret = dtrace_port_zalloc(size);
+	if (fs.fs_offs == NULL || fs.fs_ret == NULL ||
+	    isa_func_sites(text, size, addr, fbt_site, &fs) != 0)
+		goto out;
+	for (i = 0; i < fs.fs_n; i++) {
+		size_t off = fs.fs_offs[i];
+
+		if (!fs.fs_ret[i] &&
+		    isa_insn_decode(text + off, size - off, addr + off, &in) == 0 &&
+		    (in.ii_flags & ISA_INSN_RET) && !fbt_in_table(text, size, addr, off))
+			fs.fs_ret[i] = 1;
+		n += fs.fs_ret[i];
+	}
+	if (n > 0 && (rets = dtrace_port_zalloc(n * sizeof(rets[0]))) != NULL) {
+		n = 0;
+		for (i = 0; i < fs.fs_n; i++)
+			if (fs.fs_ret[i])
+				rets[n++] = addr + fs.fs_offs[i];
+	} else {
+		n = 0;
+	}
+out:
+	if (fs.fs_offs != NULL)
+		dtrace_port_free(fs.fs_offs, size * sizeof(fs.fs_offs[0]));
+	if (fs.fs_ret != NULL)
+		dtrace_port_free(fs.fs_ret, size);
+	*retsp = rets;
+	return n;
+}
+
 static int
 fbt_function(const char *name, uintptr_t addr, size_t size, void *arg)
 {
 	fbt_walk_t *w = arg;
 	const dtrace_port_module_t *mod = w->fw_mod;
 	inst_func_req_t rq;
-	inst_func_err_t why;
+	uintptr_t *rets;
 	uint8_t *text;
+	size_t nret;
 
 	if (!dtrace_match_glob(name, w->fw_funcpat) || instprov_excluded(name))
 		return 0;
@@ -55,7 +150,6 @@ fbt_function(const char *name, uintptr_t addr, size_t size, void *arg)
 		return 0;
 	if (instprov_func_text(addr, size, &text) != 0)
 		return 0; /* no frame set-up, or undecodable */
-	dtrace_port_free(text, size);
 
 	memset(&rq, 0, sizeof(rq));
 	rq.ifr_prov = fbt_id;
@@ -66,12 +160,15 @@ fbt_function(const char *name, uintptr_t addr, size_t size, void *arg)
 	rq.ifr_addr = addr;
 	rq.ifr_size = size;
 	rq.ifr_lock = fbt_ifr_lock;
-	/* A function that makes neither probe (its first instruction is one
-	 * the kernel cannot step, say) is simply not traceable. */
+	/* A probe whose every site the engine refuses (an instruction the
+	 * kernel cannot step) is simply not made. */
 	if (w->fw_entry)
-		(void)inst_func_probes(&rq, "entry", &why);
-	if (w->fw_return)
-		(void)inst_func_probes(&rq, "return", &why);
+		(void)inst_func_probe(&rq, "entry", INST_ENTRY, &addr, 1);
+	if (w->fw_return && (nret = fbt_returns(text, size, addr, &rets)) > 0) {
+		(void)inst_func_probe(&rq, "return", INST_RETURN, rets, nret);
+		dtrace_port_free(rets, nret * sizeof(rets[0]));
+	}
+	dtrace_port_free(text, size);
 	return 0;
 }
 
