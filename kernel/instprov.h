@@ -60,7 +60,11 @@ typedef enum instprov_step {
 
 typedef struct instprov_conf {
 	instprov_step_t ic_step;
-	/* INSTPROV_STEP_KERNEL: can the kernel carry out pi at addr? */
+	/* Can the port's breakpoint path carry out pi at addr?  Required with
+	 * INSTPROV_STEP_KERNEL (what the kernel emulates); with the engine's
+	 * stepping, a port refuses what its trap frame cannot take (an
+	 * emulated store too far below the interrupted stack pointer).  NULL:
+	 * every instruction the ISA prepares (INSTPROV_STEP_ENGINE). */
 	bool (*ic_accept)(uintptr_t addr, const isa_probe_insn_t *pi);
 	/* May fbt and kinst instrument this module at all? */
 	bool (*ic_module_ok)(const dtrace_port_module_t *mod);

@@ -193,3 +193,13 @@ fbsd_md_invop_remove(void)
 {
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
+
+/* The resume set is a copy (above): an emulated push or call may write
+ * below %rsp over the trapframe, which is read before the engine runs. */
+bool
+fbsd_md_inst_accept(uintptr_t addr, const isa_probe_insn_t *pi)
+{
+	(void)addr;
+	(void)pi;
+	return true;
+}

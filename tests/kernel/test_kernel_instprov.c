@@ -390,7 +390,7 @@ setup(void)
 	testport_add_module(&kmod, syms, nfuncs);
 	memset(&conf, 0, sizeof(conf));
 	conf.ic_step = kernel_mode ? INSTPROV_STEP_KERNEL : INSTPROV_STEP_ENGINE;
-	conf.ic_accept = illumos_accept;
+	conf.ic_accept = kernel_mode ? illumos_accept : NULL;
 	conf.ic_module_hold = ip_hold;
 	conf.ic_lock = ip_lock;
 	CHECK_EQ(instprov_init(&conf), 0);
