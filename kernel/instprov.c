@@ -265,9 +265,10 @@ instprov_accept(uintptr_t addr, const isa_probe_insn_t *pi)
 	/* A trampoline closing with a breakpoint needs per-thread state. */
 	if (pi->pi_tramp_bp != 0 && instprov_conf.ic_thread == NULL)
 		return false;
-	if (instprov_conf.ic_accept != NULL)
-		return instprov_conf.ic_accept(addr, pi);
-	return instprov_conf.ic_step != INSTPROV_STEP_KERNEL;
+	if (instprov_conf.ic_step == INSTPROV_STEP_KERNEL)
+		return instprov_conf.ic_accept != NULL && instprov_conf.ic_accept(addr, pi);
+	/* An emulated store must not land on the trap frame. */
+	return instprov_isa_stack_write(pi) <= instprov_conf.ic_stack_gap;
 }
 
 /* ---- The breakpoint hook (probe context) ------------------------------------ */

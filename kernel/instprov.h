@@ -60,12 +60,13 @@ typedef enum instprov_step {
 
 typedef struct instprov_conf {
 	instprov_step_t ic_step;
-	/* Can the port's breakpoint path carry out pi at addr?  Required with
-	 * INSTPROV_STEP_KERNEL (what the kernel emulates); with the engine's
-	 * stepping, a port refuses what its trap frame cannot take (an
-	 * emulated store too far below the interrupted stack pointer).  NULL:
-	 * every instruction the ISA prepares (INSTPROV_STEP_ENGINE). */
+	/* INSTPROV_STEP_KERNEL: can the kernel carry out pi at addr? */
 	bool (*ic_accept)(uintptr_t addr, const isa_probe_insn_t *pi);
+	/* INSTPROV_STEP_ENGINE: how many bytes below the interrupted stack
+	 * pointer the port's breakpoint path leaves free (SIZE_MAX when it
+	 * resumes from a copy of the registers); an instruction whose
+	 * emulation stores lower (instprov_isa_stack_write) gets no probe. */
+	size_t ic_stack_gap;
 	/* May fbt and kinst instrument this module at all? */
 	bool (*ic_module_ok)(const dtrace_port_module_t *mod);
 	/* Keep a module (its dpm_port) loaded while one of its probes is
@@ -136,6 +137,11 @@ bool instprov_module_ok(const dtrace_port_module_t *mod);
  * vectors), which the providers leave alone.
  */
 long instprov_isa_frame(const uint8_t *code, size_t size);
+
+/* How far below the interrupted stack pointer the ISA's emulation of pi
+ * stores (x86_64 push and call: 8; aarch64 stp through sp; riscv sd through
+ * sp): 0 if it stores nothing there (kernel/instprov_<isa>.c). */
+size_t instprov_isa_stack_write(const isa_probe_insn_t *pi);
 
 /* A function's text, read and checked: frame set up, decodable to its end.
  * On success *textp holds size bytes the caller frees with

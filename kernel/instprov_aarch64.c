@@ -8,6 +8,10 @@
  * sub sp, sp, #n comes first.  A store pair through another base register
  * before either means hand-written code, as does meeting neither.  bti and
  * paciasp before the frame are simply passed over.
+ *
+ * The emulated instruction that stores below sp (isa/aarch64/insn.c) is a
+ * store pair of X registers through sp with a negative offset, pre-index
+ * or not: -offset bytes.
  */
 #include "instprov.h"
 
@@ -22,6 +26,8 @@ a64_word(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
+
+#define A64_STP64_OFF 0xa9000000u /* stp Xt, Xt2, [Xn|SP, #imm] */
 
 long
 instprov_isa_frame(const uint8_t *code, size_t size)
@@ -39,4 +45,23 @@ instprov_isa_frame(const uint8_t *code, size_t size)
 			return (long)off;
 	}
 	return -1;
+}
+
+size_t
+instprov_isa_stack_write(const isa_probe_insn_t *pi)
+{
+	uint32_t w;
+	int64_t off;
+
+	if (pi->pi_len != 4 || pi->pi_tramp_len != 0)
+		return 0;
+	w = a64_word(pi->pi_orig);
+	if (((w & A64_STP64_PRE_MASK) != A64_STP64_PRE &&
+	     (w & A64_STP64_PRE_MASK) != A64_STP64_OFF) ||
+	    ((w >> 5) & 31) != 31)
+		return 0;
+	off = (int64_t)((w >> 15) & 0x7f);
+	if (off & 0x40)
+		off -= 0x80;
+	return off < 0 ? (size_t)(-off * 8) : 0;
 }

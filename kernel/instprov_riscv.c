@@ -6,6 +6,9 @@
  * return address on the stack: sd ra, n(sp), or its compressed form
  * c.sdsp ra, n(sp).  Instructions are 16 or 32 bits (the two low bits tell
  * which); a longer encoding, which no kernel uses, ends the search.
+ *
+ * The emulated instruction that could store below sp (isa/riscv/insn.c) is
+ * sd through sp with a negative offset (c.sdsp's offsets are unsigned).
  */
 #include "instprov.h"
 
@@ -36,4 +39,22 @@ instprov_isa_frame(const uint8_t *code, size_t size)
 		off += 4;
 	}
 	return -1;
+}
+
+size_t
+instprov_isa_stack_write(const isa_probe_insn_t *pi)
+{
+	uint32_t w;
+	int32_t off;
+
+	if (pi->pi_len != 4 || pi->pi_tramp_len != 0)
+		return 0;
+	w = (uint32_t)pi->pi_orig[0] | (uint32_t)pi->pi_orig[1] << 8 |
+	    (uint32_t)pi->pi_orig[2] << 16 | (uint32_t)pi->pi_orig[3] << 24;
+	if ((w & 0x707fu) != 0x3023u || ((w >> 15) & 31) != 2)
+		return 0; /* not sd through sp */
+	off = (int32_t)(((w >> 25) << 5) | ((w >> 7) & 31));
+	if (off & 0x800)
+		off -= 0x1000;
+	return off < 0 ? (size_t)-off : 0;
 }

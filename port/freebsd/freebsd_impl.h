@@ -70,9 +70,9 @@ register_t fbsd_md_user_open(void);  /* before touching user memory (SMAP) */
 void fbsd_md_user_close(register_t cookie);
 void fbsd_md_invop_install(void);
 void fbsd_md_invop_remove(void);
-/* May the engine place a probe on this prepared instruction?  (Its
- * emulation must not store into the trapframe; see prov_inst.c.) */
-bool fbsd_md_inst_accept(uintptr_t addr, const isa_probe_insn_t *pi);
+/* Bytes below the interrupted stack pointer the breakpoint path leaves for
+ * the engine's emulated stores (instprov.h ic_stack_gap). */
+extern const size_t fbsd_md_stack_gap;
 
 /* A linker file as a port.h module, its short name written to name
  * (kernel_services.c). */

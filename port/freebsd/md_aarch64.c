@@ -119,31 +119,7 @@ fbsd_md_invop_remove(void)
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
 
-/*
- * The EL1 exception entry (exception.S save_registers) keeps 128 bytes
- * between the interrupted sp and the trapframe, for DTrace's emulated
- * store pair, and returns through the trapframe's sp.  The engine emulates
- * stp of X registers (isa/aarch64/insn.c); one through sp that would write
- * lower than that (pre-index or offset below -128) is refused, as is
- * anything that is not an instruction.
- */
-bool
-fbsd_md_inst_accept(uintptr_t addr, const isa_probe_insn_t *pi)
-{
-	uint32_t w;
-	int64_t off;
-
-	(void)addr;
-	if (pi->pi_len != 4)
-		return false;
-	w = (uint32_t)pi->pi_orig[0] | (uint32_t)pi->pi_orig[1] << 8 |
-	    (uint32_t)pi->pi_orig[2] << 16 | (uint32_t)pi->pi_orig[3] << 24;
-	/* stp Xt, Xt2, [sp, #imm] (signed offset 0xa9000000, pre-index 0xa9800000) */
-	if (((w & 0xffc00000u) != 0xa9000000u && (w & 0xffc00000u) != 0xa9800000u) ||
-	    ((w >> 5) & 31) != 31)
-		return true;
-	off = (int64_t)((w >> 15) & 0x7f);
-	if (off & 0x40)
-		off -= 0x80;
-	return off * 8 >= -128;
-}
+/* The EL1 exception entry (exception.S save_registers) keeps 128 bytes
+ * between the interrupted sp and the trapframe, for DTrace's emulated store
+ * pair, and returns through the trapframe's sp. */
+const size_t fbsd_md_stack_gap = 128;

@@ -165,26 +165,5 @@ fbsd_md_invop_remove(void)
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
 
-/*
- * The trapframe lies below the interrupted sp.  The engine emulates sd and
- * its compressed forms (isa/riscv/insn.c); an sd through sp with a negative
- * offset would write there, and is refused (compilers store above sp).
- */
-bool
-fbsd_md_inst_accept(uintptr_t addr, const isa_probe_insn_t *pi)
-{
-	uint32_t w;
-	int32_t off;
-
-	(void)addr;
-	if (pi->pi_len != 4)
-		return pi->pi_len == 2; /* c.sdsp offsets are unsigned */
-	w = (uint32_t)pi->pi_orig[0] | (uint32_t)pi->pi_orig[1] << 8 |
-	    (uint32_t)pi->pi_orig[2] << 16 | (uint32_t)pi->pi_orig[3] << 24;
-	if ((w & 0x707fu) != 0x3023u || ((w >> 15) & 31) != 2)
-		return true; /* not sd through sp */
-	off = (int32_t)(((w >> 25) << 5) | ((w >> 7) & 31));
-	if (off & 0x800)
-		off -= 0x1000;
-	return off >= 0;
-}
+/* The trapframe lies right below the interrupted sp. */
+const size_t fbsd_md_stack_gap = 0;

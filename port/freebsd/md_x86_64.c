@@ -194,12 +194,6 @@ fbsd_md_invop_remove(void)
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
 
-/* The resume set is a copy (above): an emulated push or call may write
- * below %rsp over the trapframe, which is read before the engine runs. */
-bool
-fbsd_md_inst_accept(uintptr_t addr, const isa_probe_insn_t *pi)
-{
-	(void)addr;
-	(void)pi;
-	return true;
-}
+/* Emulated pushes and calls store below %rsp into the trapframe, which was
+ * read before the engine ran: the thread resumes from the copy above. */
+const size_t fbsd_md_stack_gap = SIZE_MAX;

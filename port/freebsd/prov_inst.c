@@ -165,7 +165,7 @@ fbsd_inst_init(void)
 
 	memset(&conf, 0, sizeof(conf));
 	conf.ic_step = INSTPROV_STEP_ENGINE;
-	conf.ic_accept = fbsd_md_inst_accept;
+	conf.ic_stack_gap = fbsd_md_stack_gap;
 	conf.ic_module_ok = fbsd_inst_module_ok;
 	conf.ic_module_hold = fbsd_inst_module_hold;
 	conf.ic_exclude = fbsd_inst_exclude;

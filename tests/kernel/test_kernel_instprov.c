@@ -390,7 +390,8 @@ setup(void)
 	testport_add_module(&kmod, syms, nfuncs);
 	memset(&conf, 0, sizeof(conf));
 	conf.ic_step = kernel_mode ? INSTPROV_STEP_KERNEL : INSTPROV_STEP_ENGINE;
-	conf.ic_accept = kernel_mode ? illumos_accept : NULL;
+	conf.ic_accept = illumos_accept;
+	conf.ic_stack_gap = (size_t)-1; /* the image's stack has room */
 	conf.ic_module_hold = ip_hold;
 	conf.ic_lock = ip_lock;
 	CHECK_EQ(instprov_init(&conf), 0);
@@ -582,6 +583,23 @@ static bool
 check_entry_step(const insn_t *in, uintptr_t site, size_t len, const isa_regs_t *r)
 {
 	uint64_t sp = sp0();
+	isa_probe_insn_t pi;
+	size_t below = 0;
+
+	/* how far below sp the emulation stores: what a port's trap frame
+	 * must leave free (instprov.h ic_stack_gap) */
+	CHECK_EQ(isa_probe_prepare(pristine + (site - (uintptr_t)text), len, site, &pi), 0);
+#if defined(TEST_ISA_X86_64)
+	below = 8;
+#elif defined(TEST_ISA_AARCH64)
+	{
+		long n;
+
+		if (strcmp(in->mnem, "stp") == 0 && sscanf(in->ops, "x29, x30, [sp, #%ld]!", &n) == 1)
+			below = (size_t)-n;
+	}
+#endif
+	CHECK_EQ(instprov_isa_stack_write(&pi), below);
 #if defined(TEST_ISA_X86_64)
 	(void)in;
 	(void)len;
