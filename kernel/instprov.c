@@ -29,7 +29,7 @@ static bool instprov_up;
 
 typedef struct instprov_mod {
 	char im_name[64];
-	void *im_port;	   /* the port's handle (dpm_port) */
+	void *im_port;     /* the port's handle (dpm_port) */
 	uintptr_t im_text; /* [im_text, im_text + im_size) */
 	size_t im_size;
 	uint32_t im_nenabled;
@@ -89,8 +89,7 @@ ip_match(const char *name, const char *pat)
  * refuse the recursion).
  */
 static const char *const instprov_common_exclude[] = {
-    "dtrace_*", "kdi_*", "*_kdi_*", "db_*", "kdb_*", "memcpy", "memmove", "memset", "memcmp",
-    NULL,
+    "dtrace_*", "kdi_*", "*_kdi_*", "db_*", "kdb_*", "memcpy", "memmove", "memset", "memcmp", NULL,
 };
 
 bool
@@ -315,8 +314,7 @@ instprov_init(const instprov_conf_t *conf)
 	if (instprov_up)
 		return DTRACE_EBUSY;
 	instprov_conf = *conf;
-	if ((instprov_mods = dtrace_port_zalloc(INSTPROV_MAXMODS * sizeof(*instprov_mods))) ==
-	    NULL)
+	if ((instprov_mods = dtrace_port_zalloc(INSTPROV_MAXMODS * sizeof(*instprov_mods))) == NULL)
 		return DTRACE_ENOMEM;
 	if ((err = inst_init(0)) != 0)
 		goto fail_mods;

@@ -41,7 +41,8 @@ instprov_isa_frame(const uint8_t *code, size_t size)
 
 		if ((w & A64_STP64_PRE_MASK) == A64_STP64_PRE)
 			return ((w >> 5) & 31) == 31 ? (long)off : -1;
-		if ((w & A64_SUB_IMM_MASK) == A64_SUB_IMM && (w & 31) == 31 && ((w >> 5) & 31) == 31)
+		if ((w & A64_SUB_IMM_MASK) == A64_SUB_IMM && (w & 31) == 31 &&
+		    ((w >> 5) & 31) == 31)
 			return (long)off;
 	}
 	return -1;

@@ -28,7 +28,7 @@ static dtrace_provider_id_t kinst_id;
 
 typedef struct kinst_walk {
 	const char *kw_func, *kw_modpat, *kw_namepat;
-	bool kw_one;	  /* a single offset */
+	bool kw_one; /* a single offset */
 	uint64_t kw_off;
 	const dtrace_port_module_t *kw_mod;
 	uint32_t *kw_offs; /* instruction boundaries */
@@ -249,7 +249,7 @@ int
 instprov_kinst_register(void)
 {
 	return dtrace_register("kinst", &kinst_attr, DTRACE_PRIV_KERNEL, &kinst_pops, NULL,
-			       &kinst_id);
+	                       &kinst_id);
 }
 
 int

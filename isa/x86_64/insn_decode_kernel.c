@@ -77,6 +77,8 @@ enum { KC_NONE, KC_JCC, KC_JMP, KC_CALL, KC_RET, KC_FARRET, KC_TRAP, KC_LOOP };
 #define KX_G(n) (((uint32_t)(n) << 24) | KX_M)
 #define KX_GROUP(a) ((a) >> 24)
 
+/* The tables are laid out as the opcode maps are. */
+/* clang-format off */
 /* Short names for the maps. */
 #define _ KX_BAD
 #define M KX_M
@@ -307,6 +309,8 @@ static const uint32_t kx_map0f3a[256] = {
 #undef S4
 #undef T66
 
+/* clang-format on */
+
 enum { KX_MAP1, KX_MAP0F, KX_MAP0F38, KX_MAP0F3A };
 
 /* ------------------------------------------------------------------------
@@ -315,9 +319,9 @@ enum { KX_MAP1, KX_MAP0F, KX_MAP0F38, KX_MAP0F3A };
 typedef struct kx {
 	uint8_t len;
 	uint8_t map, op;
-	uint8_t rex;			 /* 0: none */
+	uint8_t rex;                 /* 0: none */
 	uint8_t p66, p67, lock, seg; /* seg: the last segment prefix byte, or 0 */
-	uint8_t rep;			 /* the last of F2/F3, or 0 */
+	uint8_t rep;                 /* the last of F2/F3, or 0 */
 	uint8_t nf2, nf3;
 	uint8_t has_modrm, mod, reg, rm; /* reg and rm without REX */
 	uint8_t modrm_off;
@@ -325,9 +329,9 @@ typedef struct kx {
 	uint8_t disp_off, disp_len;
 	int32_t disp;
 	uint8_t imm_off, imm_len;
-	int64_t imm;		/* the first immediate, sign-extended */
+	int64_t imm; /* the first immediate, sign-extended */
 	uint32_t attr;
-	uint8_t cls;		/* KC_* */
+	uint8_t cls; /* KC_* */
 } kx_t;
 
 static uint64_t
@@ -406,12 +410,19 @@ kx_0f01_ok(const kx_t *k)
 	if (k->mod != 3)
 		return k->reg != 5;
 	switch (modrm) {
-	case 0xc1: case 0xc2: case 0xc3: case 0xc4: /* vmcall vmlaunch vmresume vmxoff */
-	case 0xc8: case 0xc9:			    /* monitor mwait */
-	case 0xca: case 0xcb:			    /* clac stac */
-	case 0xd0: case 0xd1:			    /* xgetbv xsetbv */
-	case 0xd6:				    /* xtest (xend, a branch, left out) */
-	case 0xf8: case 0xf9:			    /* swapgs rdtscp */
+	case 0xc1:
+	case 0xc2:
+	case 0xc3:
+	case 0xc4: /* vmcall vmlaunch vmresume vmxoff */
+	case 0xc8:
+	case 0xc9: /* monitor mwait */
+	case 0xca:
+	case 0xcb: /* clac stac */
+	case 0xd0:
+	case 0xd1: /* xgetbv xsetbv */
+	case 0xd6: /* xtest (xend, a branch, left out) */
+	case 0xf8:
+	case 0xf9: /* swapgs rdtscp */
 		return true;
 	default:
 		/* smsw r (/4) and lmsw r (/6) */
@@ -429,7 +440,7 @@ kx_0fae_ok(const kx_t *k)
 		return !k->p66 || k->reg >= 6; /* 66: clwb, clflushopt */
 	}
 	if (k->rep == 0xf3 && !k->p66)
-		return k->reg <= 3; /* rdfsbase rdgsbase wrfsbase wrgsbase */
+		return k->reg <= 3;                   /* rdfsbase rdgsbase wrfsbase wrgsbase */
 	return k->rep == 0 && !k->p66 && k->reg >= 5; /* lfence mfence sfence */
 }
 
@@ -444,7 +455,7 @@ kx_0fc7_ok(const kx_t *k)
 		return k->reg == 1 || k->reg >= 3;
 	}
 	if (k->rep == 0xf3)
-		return k->reg == 7 && !k->p66; /* rdpid */
+		return k->reg == 7 && !k->p66;              /* rdpid */
 	return k->rep == 0 && (k->reg == 6 || k->reg == 7); /* rdrand rdseed */
 }
 
@@ -457,7 +468,7 @@ kx_0f38f_ok(const kx_t *k)
 	if (k->op == 0xf6)
 		return (k->p66 && k->rep == 0) || (k->rep == 0xf3 && !k->p66);
 	if (k->rep == 0xf2)
-		return true;	    /* crc32, 66 is its operand size */
+		return true;                 /* crc32, 66 is its operand size */
 	return k->rep == 0 && kx_memform(k); /* movbe */
 }
 
@@ -508,14 +519,16 @@ kx_valid(kx_t *k)
 		case 0xc7:
 			return kx_0fc7_ok(k);
 		case 0x1e: /* endbr64, endbr32 only */
-			return k->mod == 3 && k->reg == 7 && (k->rm == 2 || k->rm == 3) && !k->p66 &&
-			       k->rex == 0;
-		case 0x20: case 0x22: { /* mov cr: cr0 cr2 cr3 cr4, cr8 */
+			return k->mod == 3 && k->reg == 7 && (k->rm == 2 || k->rm == 3) &&
+			       !k->p66 && k->rex == 0;
+		case 0x20:
+		case 0x22: { /* mov cr: cr0 cr2 cr3 cr4, cr8 */
 			unsigned cr = k->reg | ((k->rex & 4u) << 1);
 
 			return cr == 0 || cr == 2 || cr == 3 || cr == 4 || cr == 8;
 		}
-		case 0x21: case 0x23: /* mov dr: dr0-dr7 */
+		case 0x21:
+		case 0x23: /* mov dr: dr0-dr7 */
 			return (k->rex & 4u) == 0;
 		default:
 			break;
@@ -643,7 +656,7 @@ kx_decode(const uint8_t *b, size_t avail, kx_t *k)
 			if (k->mod == 1)
 				k->disp_len = 1;
 			else if (k->mod == 2 || (k->mod == 0 && k->rm == 5) ||
-				 (k->mod == 0 && k->has_sib && (k->sib & 7) == 5))
+			         (k->mod == 0 && k->has_sib && (k->sib & 7) == 5))
 				k->disp_len = 4;
 			if (k->disp_len != 0) {
 				if (i + k->disp_len > max)
@@ -662,8 +675,8 @@ kx_decode(const uint8_t *b, size_t avail, kx_t *k)
 	{
 		unsigned n = 0, n2 = 0;
 		bool w = (k->rex & 8) != 0;
-		const kx_group_t *g = KX_GROUP(a) != 0 && !(a & KX_SIMD) ? &kx_groups[KX_GROUP(a)]
-									 : NULL;
+		const kx_group_t *g =
+		    KX_GROUP(a) != 0 && !(a & KX_SIMD) ? &kx_groups[KX_GROUP(a)] : NULL;
 
 		if (a & KX_I8)
 			n = 1;
@@ -881,7 +894,8 @@ isa_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t c
 		if (!jump_table)
 			ret_site = kx_is_near_ret(&k) || kx_leaves(&k, base + off, base, size);
 		else
-			ret_site = kx_is_near_ret(&k) && (prev_leave || (prev_pop_rbp && prev2_mov));
+			ret_site =
+			    kx_is_near_ret(&k) && (prev_leave || (prev_pop_rbp && prev2_mov));
 		if (ret_site && (rc = cb(off, ISA_SITE_RETURN, arg)) != 0)
 			return rc;
 		prev2_mov = prev_mov;
@@ -989,9 +1003,9 @@ kx_prepare_branch(const kx_t *k, uintptr_t pc, isa_probe_insn_t *pi)
 		pi->pi_op = X86_OP_LOOP;
 		pi->pi_data[0] = next + (uint64_t)k->imm;
 		pi->pi_data[1] = k->op == 0xe0   ? X86_LOOP_LOOPNE
-				 : k->op == 0xe1 ? X86_LOOP_LOOPE
-				 : k->op == 0xe2 ? X86_LOOP_LOOP
-						 : X86_LOOP_JRCXZ;
+		                 : k->op == 0xe1 ? X86_LOOP_LOOPE
+		                 : k->op == 0xe2 ? X86_LOOP_LOOP
+		                                 : X86_LOOP_JRCXZ;
 		return 0;
 	default:
 		break;
@@ -1084,7 +1098,7 @@ isa_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_ins
 	/* Instructions that exist to trap, and sysret, sysenter, sysexit. */
 	if (k.cls == KC_TRAP) {
 		bool ool = (k.map == KX_MAP1 && k.op == 0xcd && (k.imm & 0xff) != 3) ||
-			   (k.map == KX_MAP0F && k.op == 0x05);
+		           (k.map == KX_MAP0F && k.op == 0x05);
 
 		if (!ool)
 			goto refuse;
@@ -1118,7 +1132,7 @@ refuse:
 
 size_t
 isa_probe_tramp(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, uint8_t *buf,
-		size_t bufsz)
+                size_t bufsz)
 {
 	uint64_t back = (uint64_t)pc + pi->pi_len;
 	size_t n = pi->pi_len;

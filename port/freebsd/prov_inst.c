@@ -45,11 +45,11 @@
 /* The trampoline pool: 64 KiB of this module's text. */
 #define FBSD_TRAMP_POOL (64 * 1024)
 __asm__(".pushsection .text.dtrace_tramp,\"ax\",%progbits\n"
-	".globl fbsd_tramp_pool\n"
-	".p2align 12\n"
-	"fbsd_tramp_pool:\n"
-	".fill 65536,1,0\n"
-	".popsection\n");
+        ".globl fbsd_tramp_pool\n"
+        ".p2align 12\n"
+        "fbsd_tramp_pool:\n"
+        ".fill 65536,1,0\n"
+        ".popsection\n");
 extern char fbsd_tramp_pool[];
 
 static struct sx fbsd_inst_lock_sx;
@@ -61,8 +61,9 @@ static eventhandler_tag fbsd_inst_load_tag, fbsd_inst_unload_tag;
 /* FreeBSD's fbt and kinst leave these alone: lock owner methods called in
  * probe context, the fault handler's wrapper, riscv's exception entry. */
 static const char *const fbsd_inst_exclude[] = {
-    "owner_mtx",	       "owner_rm",	     "owner_rw", "owner_sx", "trap_check",
-    "cpu_exception_handler*", "do_trap_supervisor", NULL,
+    "owner_mtx",          "owner_rm",   "owner_rw",
+    "owner_sx",           "trap_check", "cpu_exception_handler*",
+    "do_trap_supervisor", NULL,
 };
 
 int
@@ -178,10 +179,10 @@ fbsd_inst_init(void)
 		return err;
 	}
 	fbsd_invop_set(fbsd_inst_trap);
-	fbsd_inst_load_tag = EVENTHANDLER_REGISTER(kld_load, fbsd_inst_kld_load, NULL,
-						   EVENTHANDLER_PRI_ANY);
-	fbsd_inst_unload_tag = EVENTHANDLER_REGISTER(kld_unload_try, fbsd_inst_kld_unload_try,
-						     NULL, EVENTHANDLER_PRI_ANY);
+	fbsd_inst_load_tag =
+	    EVENTHANDLER_REGISTER(kld_load, fbsd_inst_kld_load, NULL, EVENTHANDLER_PRI_ANY);
+	fbsd_inst_unload_tag = EVENTHANDLER_REGISTER(kld_unload_try, fbsd_inst_kld_unload_try, NULL,
+	                                             EVENTHANDLER_PRI_ANY);
 	return 0;
 }
 

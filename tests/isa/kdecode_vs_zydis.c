@@ -45,7 +45,7 @@ int kdec_insn_decode(const uint8_t *code, size_t avail, uintptr_t pc, isa_insn_t
 int kdec_func_sites(const uint8_t *code, size_t size, uintptr_t base, isa_site_fn_t cb, void *arg);
 int kdec_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_insn_t *pi);
 size_t kdec_probe_tramp(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, uint8_t *buf,
-			size_t bufsz);
+                        size_t bufsz);
 
 static struct {
 	unsigned long funcs, zfuncs, kfuncs, kfuncs_refused;
@@ -95,7 +95,8 @@ cmp_decode(const uint8_t *b, size_t avail, uintptr_t pc, const char *where)
 		return false;
 	hex(h, b, avail < 15 ? avail : 15);
 	if (zr != 0) {
-		DIFF("%s: kernel decoder accepts what Zydis rejects: %s(len %u)", where, h, k.ii_len);
+		DIFF("%s: kernel decoder accepts what Zydis rejects: %s(len %u)", where, h,
+		     k.ii_len);
 		return true;
 	}
 	if (z.ii_len != k.ii_len || z.ii_flags != k.ii_flags || z.ii_target != k.ii_target)
@@ -146,8 +147,8 @@ cmp_prepare(const uint8_t *b, size_t avail, uintptr_t pc, const char *fn, size_t
 	}
 	st.prep++;
 	if (zr != 0) {
-		DIFF("%s+%#zx: prepare accepted by the kernel decoder, refused by Zydis: %s", fn, off,
-		     h);
+		DIFF("%s+%#zx: prepare accepted by the kernel decoder, refused by Zydis: %s", fn,
+		     off, h);
 		return;
 	}
 	if (z.pi_len != k.pi_len || memcmp(z.pi_orig, k.pi_orig, k.pi_len) != 0) {
@@ -177,7 +178,7 @@ cmp_prepare(const uint8_t *b, size_t avail, uintptr_t pc, const char *fn, size_t
 			return;
 		}
 		if (isa_probe_tramp(&z, pc, 0x1000, zt, sizeof(zt)) !=
-			kdec_probe_tramp(&k, pc, 0x1000, kt, sizeof(kt)) ||
+		        kdec_probe_tramp(&k, pc, 0x1000, kt, sizeof(kt)) ||
 		    memcmp(zt, kt, z.pi_tramp_len) != 0)
 			DIFF("%s+%#zx: trampolines differ: %s", fn, off, h);
 		else
@@ -243,9 +244,8 @@ one_function(const char *file, const char *name, const uint8_t *code, size_t siz
 			const uint8_t *p = code + off;
 
 			st.krefused++;
-			while (p < code + size &&
-			       (*p == 0x66 || *p == 0x67 || *p == 0xf2 || *p == 0xf3 ||
-				*p == 0xf0 || (*p & 0xf0) == 0x40))
+			while (p < code + size && (*p == 0x66 || *p == 0x67 || *p == 0xf2 ||
+			                           *p == 0xf3 || *p == 0xf0 || (*p & 0xf0) == 0x40))
 				p++;
 			if (p < code + size - 1 && *p == 0x0f)
 				refused_op[p[1] == 0x38 || p[1] == 0x3a ? 2 : 1][p[1]]++;
@@ -261,7 +261,8 @@ one_function(const char *file, const char *name, const uint8_t *code, size_t siz
 	if (kr == 0) {
 		st.kfuncs++;
 		if (zr != 0)
-			DIFF("%s: func_sites: kernel decoder reaches the end, Zydis does not", where);
+			DIFF("%s: func_sites: kernel decoder reaches the end, Zydis does not",
+			     where);
 		else if (zs.n != ks.n || memcmp(zs.v, ks.v, zs.n * sizeof(zs.v[0])) != 0)
 			DIFF("%s: func_sites differ (%zu vs %zu entries)", where, zs.n, ks.n);
 	} else if (zr == 0) {
@@ -427,10 +428,9 @@ one_file(const char *path)
 			fns[nfns].code = img + s->sh_offset + off;
 			fns[nfns].size = sym[i].st_size;
 			/* relocatable objects: one 4 GiB window per section */
-			fns[nfns].pc = eh->e_type == ET_REL
-					   ? (uintptr_t)0xffffffff00000000ULL -
-						 ((uintptr_t)secno << 32) + off
-					   : sym[i].st_value;
+			fns[nfns].pc = eh->e_type == ET_REL ? (uintptr_t)0xffffffff00000000ULL -
+			                                          ((uintptr_t)secno << 32) + off
+			                                    : sym[i].st_value;
 			nfns++;
 		}
 	}
@@ -480,8 +480,8 @@ next_rand(void)
 static void
 mutations(unsigned long n)
 {
-	static const uint8_t pfx[] = {0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x2e, 0x3e, 0x64, 0x65,
-				      0x40, 0x41, 0x44, 0x48, 0x4c, 0x0f};
+	static const uint8_t pfx[] = {0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x2e, 0x3e, 0x64,
+	                              0x65, 0x40, 0x41, 0x44, 0x48, 0x4c, 0x0f};
 	uint8_t b[16];
 
 	if (ncorpus == 0)
@@ -570,7 +570,7 @@ main(int argc, char **argv)
 	}
 	for (; i < argc; i++) {
 		unsigned long f0 = st.funcs, k0 = st.kfuncs, z0 = st.zfuncs, n0 = st.insns,
-			      kn0 = st.kinsns;
+		              kn0 = st.kinsns;
 
 		one_file(argv[i]);
 		printf("%s: %lu functions (Zydis decodes %lu, kernel decoder %lu); %lu "

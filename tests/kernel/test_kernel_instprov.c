@@ -67,7 +67,7 @@ typedef struct func {
 	size_t off, size;
 	insn_t insns[MAXINSNS];
 	size_t ninsns;
-	bool eligible; /* frame set-up, not excluded */
+	bool eligible;    /* frame set-up, not excluded */
 	bool want[4096];  /* fbt expects a site at this offset */
 	bool kinst[4096]; /* kinst expects one */
 } func_t;
@@ -227,7 +227,8 @@ starts(const char *s, const char *p)
 static bool
 is_jcc(const char *m)
 {
-	return m[0] == 'j' && !starts(m, "jmp") && strcmp(m, "jrcxz") != 0 && strcmp(m, "jecxz") != 0;
+	return m[0] == 'j' && !starts(m, "jmp") && strcmp(m, "jrcxz") != 0 &&
+	       strcmp(m, "jecxz") != 0;
 }
 
 /* fbt's jump-table guard (DTrace's amd64 fbt): a pointer-sized window over
@@ -266,12 +267,11 @@ expect_sites(func_t *f)
 		bool site = false;
 
 		if (starts(in->mnem, "ret")) {
-			bool epilogue =
-			    (i >= 1 && starts(f->insns[i - 1].mnem, "leave")) ||
-			    (i >= 2 && starts(f->insns[i - 1].mnem, "pop") &&
-			     strstr(f->insns[i - 1].ops, "%rbp") != NULL &&
-			     starts(f->insns[i - 2].mnem, "mov") &&
-			     strcmp(f->insns[i - 2].ops, "%rbp, %rsp") == 0);
+			bool epilogue = (i >= 1 && starts(f->insns[i - 1].mnem, "leave")) ||
+			                (i >= 2 && starts(f->insns[i - 1].mnem, "pop") &&
+			                 strstr(f->insns[i - 1].ops, "%rbp") != NULL &&
+			                 starts(f->insns[i - 2].mnem, "mov") &&
+			                 strcmp(f->insns[i - 2].ops, "%rbp, %rsp") == 0);
 
 			site = !table || epilogue || !in_table(f, in->off);
 		} else if (!table && (strcmp(in->mnem, "jmp") == 0 || is_jcc(in->mnem))) {
@@ -341,7 +341,8 @@ frame_setup(const func_t *f)
 		if (strcmp(f->insns[i].mnem, "sub") == 0 && starts(f->insns[i].ops, "sp, sp"))
 			return true;
 #else
-		if ((strcmp(f->insns[i].mnem, "sd") == 0 || strcmp(f->insns[i].mnem, "c.sdsp") == 0) &&
+		if ((strcmp(f->insns[i].mnem, "sd") == 0 ||
+		     strcmp(f->insns[i].mnem, "c.sdsp") == 0) &&
 		    starts(f->insns[i].ops, "ra,") && strstr(f->insns[i].ops, "(sp)") != NULL)
 			return true;
 #endif
@@ -363,7 +364,7 @@ illumos_accept(uintptr_t addr, const isa_probe_insn_t *pi)
 {
 	(void)addr;
 	return pi->pi_len == 1 && (pi->pi_orig[0] == 0x55 || pi->pi_orig[0] == 0xc9 ||
-				   pi->pi_orig[0] == 0x90 || pi->pi_orig[0] == 0xc3);
+	                           pi->pi_orig[0] == 0x90 || pi->pi_orig[0] == 0xc3);
 }
 
 static int hold_count;
@@ -476,7 +477,7 @@ check_patches(const char *what, bool armed)
 		for (size_t off = 0; off < f->size; off++) {
 			const uint8_t *at = text + f->off + off;
 			bool want = armed && f->eligible && off < sizeof(f->want) &&
-				    (f->want[off] || f->kinst[off]);
+			            (f->want[off] || f->kinst[off]);
 			size_t len = insn_len(f, off), bplen = 0;
 			uint8_t bp[16];
 			bool have;
@@ -487,7 +488,7 @@ check_patches(const char *what, bool armed)
 			       memcmp(at, pristine + f->off + off, bplen) != 0;
 			if (!have && memcmp(at, pristine + f->off + off, 1) != 0) {
 				fprintf(stderr, "%s: %s+%#zx: changed, not a breakpoint\n", what,
-					f->name, off);
+				        f->name, off);
 				CHECK(0);
 			}
 #if !defined(TEST_ISA_X86_64)
@@ -498,7 +499,7 @@ check_patches(const char *what, bool armed)
 #endif
 			if (want != have)
 				fprintf(stderr, "%s: %s+%#zx: breakpoint %s\n", what, f->name, off,
-					want ? "missing" : "unexpected");
+				        want ? "missing" : "unexpected");
 			CHECK_EQ(want, have);
 			if (have)
 				off += bplen - 1;
@@ -562,13 +563,14 @@ regs_image(isa_regs_t *r, uintptr_t site)
 static int
 rv_reg(const char *s)
 {
-	static const char *const abi[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
-					    "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-					    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
-					    "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+	static const char *const abi[32] = {"zero", "ra", "sp",  "gp",  "tp", "t0", "t1", "t2",
+	                                    "s0",   "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
+	                                    "a6",   "a7", "s2",  "s3",  "s4", "s5", "s6", "s7",
+	                                    "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
 
 	for (int i = 0; i < 32; i++)
-		if (strncmp(s, abi[i], strlen(abi[i])) == 0 && !isalnum((unsigned char)s[strlen(abi[i])]))
+		if (strncmp(s, abi[i], strlen(abi[i])) == 0 &&
+		    !isalnum((unsigned char)s[strlen(abi[i])]))
 			return i;
 	return -1;
 }
@@ -595,7 +597,8 @@ check_entry_step(const insn_t *in, uintptr_t site, size_t len, const isa_regs_t 
 	{
 		long n;
 
-		if (strcmp(in->mnem, "stp") == 0 && sscanf(in->ops, "x29, x30, [sp, #%ld]!", &n) == 1)
+		if (strcmp(in->mnem, "stp") == 0 &&
+		    sscanf(in->ops, "x29, x30, [sp, #%ld]!", &n) == 1)
 			below = (size_t)-n;
 	}
 #endif
@@ -610,8 +613,7 @@ check_entry_step(const insn_t *in, uintptr_t site, size_t len, const isa_regs_t 
 #elif defined(TEST_ISA_AARCH64)
 	long n;
 
-	if (strcmp(in->mnem, "stp") == 0 &&
-	    sscanf(in->ops, "x29, x30, [sp, #%ld]!", &n) == 1) {
+	if (strcmp(in->mnem, "stp") == 0 && sscanf(in->ops, "x29, x30, [sp, #%ld]!", &n) == 1) {
 		CHECK_EQ(r->r[ISA_REG_SP], sp + (uint64_t)n);
 		CHECK_EQ(stack_img[256 + n / 8], FP_VAL);
 		CHECK_EQ(stack_img[256 + n / 8 + 1], RETADDR);
@@ -696,7 +698,8 @@ step_entries_and_returns(void)
 					uint64_t t = (uintptr_t)text + (in->target - text_vaddr);
 
 					modelled++;
-					CHECK(r.r[ISA_REG_PC] == t || r.r[ISA_REG_PC] == site + len);
+					CHECK(r.r[ISA_REG_PC] == t ||
+					      r.r[ISA_REG_PC] == site + len);
 					CHECK_EQ(r.r[ISA_REG_SP], sp0());
 				}
 			}
@@ -709,8 +712,8 @@ step_entries_and_returns(void)
 				fired[nfired++] = (fired_t){false, in->off, in->off, rv0};
 		}
 	}
-	printf("stepped %zu probed instructions on register images, %zu against a model\n",
-	       stepped, modelled);
+	printf("stepped %zu probed instructions on register images, %zu against a model\n", stepped,
+	       modelled);
 	CHECK(modelled > 0);
 }
 
@@ -748,8 +751,8 @@ check_kinst(void)
 		const insn_t *in = &f->insns[k];
 		const uint8_t *orig = pristine + f->off + in->off;
 		uintptr_t site = (uintptr_t)text + f->off + in->off;
-		bool want = !kernel_mode || (orig[0] == 0x55 || orig[0] == 0xc3 || orig[0] == 0xc9 ||
-					     orig[0] == 0x90);
+		bool want = !kernel_mode || (orig[0] == 0x55 || orig[0] == 0xc3 ||
+		                             orig[0] == 0xc9 || orig[0] == 0x90);
 		char name[24];
 		dtrace_id_t id;
 		isa_regs_t r;
@@ -788,7 +791,8 @@ check_kinst(void)
 				nripdisp++;
 				CHECK(isa_insn_decode(orig, len, site, &a) == 0);
 				CHECK(isa_insn_decode(t, len, (uintptr_t)t, &b) == 0);
-				CHECK((a.ii_flags & ISA_INSN_PCREL) && (b.ii_flags & ISA_INSN_PCREL));
+				CHECK((a.ii_flags & ISA_INSN_PCREL) &&
+				      (b.ii_flags & ISA_INSN_PCREL));
 				bool same = false;
 
 				/* the 4 bytes that alone differ are the displacement */
@@ -842,13 +846,16 @@ main(int argc, char **argv)
 			expect_sites(f);
 #if defined(TEST_ISA_X86_64)
 			/* kinst::sample_early: every instruction the engine steps */
-			for (size_t k = 0; strcmp(f->name, "sample_early") == 0 && k < f->ninsns; k++) {
+			for (size_t k = 0; strcmp(f->name, "sample_early") == 0 && k < f->ninsns;
+			     k++) {
 				size_t o = f->insns[k].off;
-				size_t len = k + 1 < f->ninsns ? f->insns[k + 1].off - o : f->size - o;
+				size_t len =
+				    k + 1 < f->ninsns ? f->insns[k + 1].off - o : f->size - o;
 				uint8_t c = pristine[f->off + o];
 
-				f->kinst[o] = !kernel_mode || (len == 1 && (c == 0x55 || c == 0xc3 ||
-									     c == 0xc9 || c == 0x90));
+				f->kinst[o] = !kernel_mode ||
+				              (len == 1 &&
+				               (c == 0x55 || c == 0xc3 || c == 0xc9 || c == 0x90));
 			}
 #endif
 			nentry += f->want[0];
