@@ -30,10 +30,10 @@
  *
  * Modules.  A kld that depends on dtrace (a provider written for
  * FreeBSD's DTrace, which cannot load beside us anyway) and the module
- * holding DTrace are left alone, as FreeBSD's fbt does; lf->nenabled keeps a
- * file with an enabled probe loaded (kern_linker.c refuses to unload it),
- * and kld_unload_try refuses too; kld_load makes the probes enabled
- * descriptions ask of a new file.
+ * holding DTrace are left alone, as FreeBSD's fbt does; a file with an
+ * enabled probe refuses kld_unload_try (and counts in lf->nenabled, as
+ * FreeBSD's fbt keeps it); kld_load makes the probes enabled descriptions
+ * ask of a new file.
  */
 #include "freebsd_impl.h"
 #include "instprov.h"
