@@ -281,12 +281,16 @@ instprov_trap(isa_regs_t *regs, uintptr_t *fault_addr)
 {
 	uintptr_t pc = (uintptr_t)isa_regs_pc(regs);
 	uintptr_t site = isa_breakpoint_site(pc);
-	inst_thread_t *thr =
-	    instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : &instprov_nothread;
+	inst_thread_t *thr = instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : NULL;
 	int rv;
 
-	if (!instprov_up || thr == NULL)
+	if (!instprov_up)
 		return INST_TRAP_NONE;
+	/* A thread the kernel gave no state (FreeBSD's thread0, say) shares
+	 * the empty one: right wherever no trampoline closes with a
+	 * breakpoint (x86_64), racy for the rare one that does. */
+	if (thr == NULL)
+		thr = &instprov_nothread;
 	/* Probes see the PC of the instruction, as DTrace's fbt shows it. */
 	regs->r[ISA_REG_PC] = site;
 	if ((rv = inst_trap(0, site, regs, thr, fault_addr)) == INST_TRAP_NONE)
