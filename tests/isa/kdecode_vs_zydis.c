@@ -407,6 +407,7 @@ one_file(const char *path)
 				/* by address: the symbols may come from the debug file */
 				for (size_t j = 1; j < eh->e_shnum; j++)
 					if (sh[j].sh_type == SHT_PROGBITS &&
+					    (sh[j].sh_flags & SHF_ALLOC) &&
 					    sym[i].st_value >= sh[j].sh_addr &&
 					    sym[i].st_value < sh[j].sh_addr + sh[j].sh_size)
 						secno = j;
