@@ -50,6 +50,10 @@ typedef enum inst_kind {
 	INST_ENTRY,  /* first instruction of a function: arguments as passed */
 	INST_OFFSET, /* any instruction boundary: arguments as at entry */
 	INST_RETURN, /* a return site: arg0 its offset in the function, arg1 the value */
+	INST_USDT,   /* a statically defined probe: arguments from its recipe
+		      * (inst_site_add_usdt) */
+	INST_ISENABLED, /* an is-enabled site: while enabled, the instruction is
+			 * skipped and the return-value register reads 1 */
 	INST_HOOK,   /* not a D probe: the port's hook (inst_set_hook) runs */
 } inst_kind_t;
 
@@ -103,15 +107,59 @@ int inst_site_add_probe(inst_site_t *site, dtrace_id_t id, inst_kind_t kind, uin
 /* Detach it (disabled first if it was enabled). */
 void inst_site_remove_probe(inst_site_t *site, dtrace_id_t id);
 
+/*
+ * Statically defined probes (USDT: SystemTap's notes, DTrace's -G sites).
+ * Where each argument is at the probe's instruction is a recipe the
+ * provider works out from the object's description of the site; probe
+ * context follows it with the trapped registers and nofault loads, and
+ * truncates and extends the value as the argument's size and sign say.
+ * Registers are isa_regs_t indices (isa_regs.h).
+ */
+#define INST_ARGS_MAX 12      /* SystemTap allows 12, DTrace's -G 10 */
+#define INST_ARG_NOREG 0xff
+
+typedef enum inst_arg_kind {
+	INST_ARG_NONE,	/* unknown location: reads 0 */
+	INST_ARG_CONST, /* ia_disp itself */
+	INST_ARG_REG,	/* a register, or the part of it ia_regbytes/ia_shift say */
+	INST_ARG_MEM,	/* at ia_disp + base + index * scale */
+} inst_arg_kind_t;
+
+typedef struct inst_arg {
+	uint8_t ia_kind;     /* inst_arg_kind_t */
+	uint8_t ia_size;     /* the argument's bytes: 1, 2, 4 or 8 */
+	uint8_t ia_signed;   /* sign-extend from ia_size */
+	uint8_t ia_base;     /* register, or INST_ARG_NOREG */
+	uint8_t ia_index;    /* register, or INST_ARG_NOREG (INST_ARG_MEM) */
+	uint8_t ia_scale;    /* 1, 2, 4 or 8 (INST_ARG_MEM) */
+	uint8_t ia_regbytes; /* INST_ARG_REG: bytes of the register named (x86 %eax: 4) */
+	uint8_t ia_shift;    /* INST_ARG_REG: its lowest bit (x86 %ah: 8) */
+	int64_t ia_disp;
+} inst_arg_t;
+
+typedef struct inst_args {
+	uint32_t ia_nargs;
+	inst_arg_t ia_arg[INST_ARGS_MAX];
+} inst_args_t;
+
+/* Attach probe `id` to a site as kind INST_USDT with a copy of `args`
+ * (made in engine memory, kept until inst_fini: a thread may be reading
+ * it), or as INST_ISENABLED (args NULL).  Errors as inst_site_add_probe,
+ * DTRACE_EINVAL for a bad recipe. */
+int inst_site_add_usdt(inst_site_t *site, dtrace_id_t id, inst_kind_t kind,
+		       const inst_args_t *args);
+
+/* One argument's value (probe context: the trap path uses it). */
+uint64_t inst_arg_value(const inst_arg_t *arg, const isa_regs_t *regs);
+
 /* Arm and disarm one probe: the breakpoint is written when the site's first
  * probe is enabled and the original bytes put back when its last is
  * disabled. */
 int inst_probe_enable(inst_site_t *site, dtrace_id_t id);
 void inst_probe_disable(inst_site_t *site, dtrace_id_t id);
 
-/* The address of a site and whether its breakpoint is in the text. */
+/* The address of a site's instruction. */
 uintptr_t inst_site_addr(const inst_site_t *site);
-bool inst_site_patched(const inst_site_t *site);
 
 /*
  * Every site of space `key`, for a process that is going or changing:
@@ -211,6 +259,11 @@ typedef struct inst_thread {
 		uintptr_t its_site; /* the probed instruction's address */
 		uint64_t its_save;
 	} it_saved[INST_THREAD_DEPTH];
+	/* While an INST_USDT probe fires: its arguments (it_nargs of them),
+	 * for the port's dtrace_port_getarg() past the five dtrace_probe()
+	 * passes; NULL otherwise. */
+	const uint64_t *it_args;
+	uint32_t it_nargs;
 } inst_thread_t;
 
 /*

@@ -55,6 +55,7 @@ inst_fini(void)
 {
 	inst_table_t *t = inst_table;
 	inst_site_t *s, *next;
+	inst_recipe_t *r, *rnext;
 
 	if (t == NULL)
 		return;
@@ -62,6 +63,10 @@ inst_fini(void)
 	for (s = t->it_all; s != NULL; s = next) {
 		next = s->is_anext;
 		dtrace_port_free(s, sizeof(*s));
+	}
+	for (r = t->it_recipes; r != NULL; r = rnext) {
+		rnext = r->ir_next;
+		dtrace_port_free(r, sizeof(*r));
 	}
 	dtrace_port_free((void *)t->it_sites, t->it_nbuckets * sizeof(t->it_sites[0]));
 	dtrace_port_free((void *)t->it_tramps, t->it_nbuckets * sizeof(t->it_tramps[0]));
@@ -186,6 +191,7 @@ inst_site_add_probe(inst_site_t *s, dtrace_id_t id, inst_kind_t kind, uintptr_t 
 	p->ip_enabled = 0;
 	p->ip_kind = (uint32_t)kind;
 	p->ip_func = func;
+	p->ip_args = NULL;
 	dtrace_membar_producer();
 	p->ip_id = id;
 	return 0;
@@ -250,10 +256,4 @@ uintptr_t
 inst_site_addr(const inst_site_t *site)
 {
 	return site->is_addr;
-}
-
-bool
-inst_site_patched(const inst_site_t *site)
-{
-	return site->is_patched != 0;
 }

@@ -21,6 +21,9 @@
  * first page, which holds the list node, is cleared on reuse.  One robust,
  * process-shared mutex in the header serialises it all.  Never called in
  * probe context.
+ *
+ * dtrace_port_zalloc_private is this process's own heap: what the core
+ * keeps there, traced processes cannot rewrite.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -455,6 +458,19 @@ dtrace_port_free(void *ptr, size_t size)
 }
 
 /* ---- The core's locks: process-shared mutexes in the arena -------------- */
+
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return size != 0 ? calloc(1, size) : NULL;
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	(void)size;
+	free(ptr);
+}
 
 void
 dtrace_port_lock(dtrace_lockid_t lock)

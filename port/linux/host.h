@@ -64,8 +64,6 @@ int dtrace_linux_proc_go(pid_t pid);
 /* 1, once, when pid's agent is gone but pid is not: it ran exec, which
  * took its probes (the new image runs untraced); else 0. */
 int dtrace_linux_proc_dropped(pid_t pid);
-/* Is pid traced, with its agent still there (not exited or exec'd)? */
-bool dtrace_linux_proc_traced(pid_t pid);
 /* Why the last description offered to provider pid<pid> made no probe:
  * 1 offset outside the function, 2 not on an instruction, 3 not a probe
  * name, 4 no such function in the named module, 5 not traceable, 6 the

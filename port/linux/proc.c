@@ -45,6 +45,7 @@
 #include "host.h"
 #include "inst.h"
 #include "linux_impl.h"
+#include "usdt.h"
 
 static pthread_mutex_t proc_lock = PTHREAD_MUTEX_INITIALIZER;
 static linux_proc_t *procs;
@@ -114,6 +115,8 @@ proc_control(void *arg)
 			continue;
 		if (m.am_type == LINUX_AGENT_MODULES) {
 			linux_pid_modules_changed(p);
+			linux_usdt_scan(p);
+			linux_syscall_modules_changed(p);
 			p->lp_block->lab_modack = (uint32_t)m.am_arg[0];
 			futex_wake_all(&p->lp_block->lab_modack);
 		}
@@ -123,6 +126,7 @@ proc_control(void *arg)
 	 * ours to mend. */
 	p->lp_execd = proc_execd(p->lp_pid);
 	linux_pid_process_gone(p);
+	linux_usdt_process_gone(p);
 	p->lp_state = LINUX_PROC_GONE;
 	return NULL;
 }
@@ -240,6 +244,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if (p->lp_rbrk != 0)
 		(void)linux_pid_watch_modules(p);
 	p->lp_state = LINUX_PROC_RUNNING;
+	linux_usdt_scan(p); /* the providers its objects describe */
 	pthread_mutex_lock(&proc_lock);
 	p->lp_next = procs;
 	procs = p;
@@ -247,6 +252,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if ((err = pthread_create(&p->lp_thread, NULL, proc_control, p)) == 0)
 		p->lp_thread_started = true;
 	linux_profile_proc_added(p);
+	linux_syscall_proc_added(p);
 	return 0;
 fail:
 	if (p->lp_block != NULL)
@@ -371,14 +377,6 @@ dtrace_linux_proc_dropped(pid_t pid)
 	return 1;
 }
 
-bool
-dtrace_linux_proc_traced(pid_t pid)
-{
-	linux_proc_t *p = linux_proc_lookup(pid);
-
-	return p != NULL && p->lp_state != LINUX_PROC_GONE;
-}
-
 int
 linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg)
 {
@@ -423,7 +421,7 @@ linux_proc_release_all(void)
 	pthread_mutex_lock(&proc_lock);
 	for (p = procs; p != NULL; p = next) {
 		next = p->lp_next;
-		if (linux_pid_unregister(p) != 0) {
+		if (linux_usdt_release(p) != 0 || linux_pid_unregister(p) != 0) {
 			err = DTRACE_EBUSY;
 			procs = p;
 			break;

@@ -65,4 +65,16 @@ typedef struct dt_backend {
 /* The backend CMake selected for this build. */
 extern const dt_backend_t dt_backend_native;
 
+/*
+ * Backends a build may carry beside the native one, chosen at run time by
+ * the environment variable DTRACE_BACKEND=<name>: "rump" reaches a NetBSD
+ * kernel running in this process (dt_backend_rump.c).  Weak: a build that
+ * does not compile one leaves its address NULL.
+ */
+extern const dt_backend_t dt_backend_rump __attribute__((weak));
+
+/* The backend DTRACE_BACKEND names (the native one when unset), or NULL
+ * when this build has no backend of that name. */
+const dt_backend_t *dt_backend_choose(void);
+
 #endif /* DT_BACKEND_H */

@@ -361,6 +361,7 @@ typedef struct dt_cprobe_decl {
 	char **xargs; /* nxargs C type names of the output prototype (: (...)) */
 	int nxargs;
 	int hasx; /* declared with an output prototype (else xargs are args) */
+	unsigned char *map; /* nxargs: the input argument each output one is (dtrace -G) */
 } dt_cprobe_decl_t;
 
 typedef struct dt_cprovider {

@@ -93,6 +93,7 @@ typedef struct dt_cpubuf {
 	size_t dtcb_size;
 	size_t dtcb_offs;
 	int dtcb_cpu;
+	uint64_t dtcb_latest; /* time of its latest snapshot: no record is later */
 } dt_cpubuf_t;
 
 typedef struct dt_proglist {
@@ -263,6 +264,21 @@ char *dt_recstr(dtrace_hdl_t *dtp, const char *s, size_t n);
 /* The integer in a 1-, 2-, 4- or 8-byte record, sign- (*sv) and zero-extended
  * (*uv); -1 (both 0) for another size. */
 int dt_rec_int(const char *addr, size_t size, int64_t *sv, uint64_t *uv);
+
+/*
+ * a / b for values from records, which a traced process may have written:
+ * 0 when b is 0, and INT64_MIN / -1 (which traps) wraps as two's
+ * complement does.
+ */
+static inline int64_t
+dt_sdiv64(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return 0;
+	if (b == -1)
+		return (int64_t)(0 - (uint64_t)a);
+	return a / b;
+}
 void *dt_calloc(dtrace_hdl_t *dtp, size_t size);
 int64_t dt_gethrtime(void);
 int dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv);

@@ -114,6 +114,8 @@ dt_proc_add(dtrace_hdl_t *dtp, int pid, int created)
 	dpr->dpr_held = created;
 	dpr->dpr_live = 1;
 	dtp->dt_target = pid;
+	/* its objects now (a created one is held after its libraries are
+	 * loaded), so what it records is named even after it exits */
 	dt_symtab_prime(dtp, pid);
 	return pid;
 }
@@ -248,7 +250,6 @@ dtrace_proc_continue(dtrace_hdl_t *dtp, int pid)
 	if (dpr == NULL || !dpr->dpr_held)
 		return 0;
 	dpr->dpr_held = 0;
-	dt_symtab_prime(dtp, pid); /* its objects, as it starts */
 	if (be->proc_go != NULL && (err = be->proc_go(pid)) != 0)
 		return dt_set_errno(dtp, err);
 	return 0;
