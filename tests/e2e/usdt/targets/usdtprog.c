@@ -34,7 +34,14 @@ fire_regs(long a, int b, unsigned char c, signed char d, short e)
 	__asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noinline, optimize("O0"))) void
+/* Unoptimized, so the note's operands are stack slots (8@-16(%rbp)). */
+#ifdef __clang__
+#define UNOPTIMIZED optnone
+#else
+#define UNOPTIMIZED optimize("O0")
+#endif
+
+__attribute__((noinline, UNOPTIMIZED)) void
 fire_stack(long a, int b, unsigned short c)
 {
 	STAP_PROBE3(usdtprog, stack, a, b, c);
