@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # ci/kernel-modules.sh: build each kernel backend as one relocatable module
-# object (core + kernel/ + port/<os> + isa/<isa>, `ld -r`) against that
+# object (core + inst/ + kernel/ + port/<os> + isa/<isa>, `ld -r`) against that
 # kernel's real headers, and prove that the kernel provides every symbol the
 # object leaves undefined.
 #
@@ -182,10 +182,22 @@ port_sources() {
 	done
 }
 
+# kernel/ files named for an ISA (instprov_x86_64.c, ...) go only into that
+# ISA's modules.
+ISAS="x86_64 aarch64 riscv"
+
 neutral_sources() {
-	local isa=$1
+	local isa=$1 f other skip
 	find "$TREE/core" -name '*.c' | sort
-	find "$TREE/kernel" -name '*.c' 2>/dev/null | sort
+	find "$TREE/inst" -name '*.c' 2>/dev/null | sort
+	find "$TREE/kernel" -name '*.c' 2>/dev/null | sort | while read -r f; do
+		skip=
+		for other in $ISAS; do
+			[ "$other" = "$isa" ] && continue
+			case $f in *_"$other".c) skip=1 ;; esac
+		done
+		[ -z "$skip" ] && printf '%s\n' "$f"
+	done
 	# the instruction decoder over Zydis is user space's alone (dtrace_isa_decode
 	# in isa/<isa>/CMakeLists.txt): a kernel links dtrace_isa's files
 	grep -L '<Zydis/' "$TREE/isa/$isa"/*.c 2>/dev/null
@@ -217,7 +229,7 @@ build_pair() {
 		obj=$work/obj/$n-$(basename "$f").o
 		# shellcheck disable=SC2086
 		if ! "$CLANG" --target="$triple" $cflags -std=gnu11 -isystem "$fs/include" -isystem "$TREE/ci/freestanding-include" \
-			-isystem "$fs/xxhash" -I"$TREE/core" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
+			-isystem "$fs/xxhash" -I"$TREE/core" -I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
 			-c "$f" -o "$obj" 2>"$work/err"; then
 			fail "$pair: ${f#"$TREE"/}: does not compile"
 			cat "$work/err" >&2
@@ -229,7 +241,7 @@ build_pair() {
 		obj=$work/obj/$n-$(basename "$f").o
 		# shellcheck disable=SC2086
 		if ! "$CLANG" --target="$triple" $cflags -I"$TREE/port/$os/std" -I"$TREE/port/$os" \
-			-I"$TREE/core" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
+			-I"$TREE/core" -I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
 			-c "$f" -o "$obj" 2>"$work/err"; then
 			fail "$pair: ${f#"$TREE"/}: does not compile"
 			cat "$work/err" >&2
@@ -277,7 +289,7 @@ check_symbols() {
 	# shellcheck disable=SC2086
 	"$CLANG" --target="$triple" $cflags -Wno-error -w -Werror=implicit-function-declaration \
 		-ferror-limit=0 -I"$TREE/port/$os/std" -I"$TREE/port/$os" -I"$TREE/core" \
-		-I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" -fsyntax-only "$check" \
+		-I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" -fsyntax-only "$check" \
 		2>"$work/declared.err"
 
 	sets=$("$READELF" -SW "$obj" | sed -n 's/.* \(set_[A-Za-z0-9_]*\) .*/\1/p' | sort -u)

@@ -89,6 +89,17 @@ int inst_attach(void *handle);
  */
 int inst_site_get(void *as, uint64_t key, uintptr_t addr, inst_site_t **sitep);
 
+/*
+ * A port whose KERNEL carries out the probed instruction after the probes
+ * fired (illumos: the #BP/#UD path emulates what dtrace_invop() answers,
+ * see inst_fire) says which prepared instructions it can take; the others
+ * make inst_site_get() fail with DTRACE_ENOTSUP, and a return probe leaves
+ * such sites out (inst_func_probes).  NULL (the default): every instruction
+ * the ISA prepares.  Set once, before any site is made.
+ */
+typedef bool (*inst_accept_fn_t)(uintptr_t addr, const isa_probe_insn_t *pi);
+void inst_set_accept(inst_accept_fn_t fn);
+
 /* Attach probe `id` of kind `kind` to a site; `func` is the address of the
  * function it belongs to (return probes report addr - func).  DTRACE_ENOSPC
  * when the site already carries INST_SITE_MAXPROBES probes. */
@@ -207,13 +218,24 @@ typedef enum inst_func_err {
 
 /*
  * Create the probes that probe name `name` (entry, return, a hex offset,
- * or a glob over those) asks of the function rq describes; probes that
+ * or a glob over those) asks of the function rq describes (a return site
+ * the port refuses, inst_set_accept, is left out; with none left there is
+ * no return probe and the error is DTRACE_ENOTSUP); probes that
  * already exist are kept, but one whose sites all went with an unloaded
  * object (inst_space_prune) moves to the function's new sites, armed if
  * it was.  Returns 0, or an error with *why saying what
  * was wrong with the name (INST_FUNC_OK for the port's own errors).
  */
 int inst_func_probes(const inst_func_req_t *rq, const char *name, inst_func_err_t *why);
+
+/*
+ * One probe, `name` of kind `kind`, over the sites addrs[0..n) of the
+ * function rq describes: made, found, or moved as inst_func_probes() does
+ * (a refused return site is left out the same way), for a provider that
+ * picks a function's sites by rules of its own (the kernel's fbt).
+ */
+int inst_func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind,
+		    const uintptr_t *addrs, size_t n);
 
 /* A provider's dtps_enable/disable/destroy for these probes. */
 int inst_fprobe_enable(inst_fprobe_t *fp);
@@ -280,6 +302,15 @@ int inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr
  */
 int inst_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 	      uintptr_t *fault_addr);
+
+/*
+ * For a kernel that carries out the instruction itself (inst_set_accept):
+ * fire the enabled probes of the site at `addr` as inst_trap() does, but
+ * leave *regs alone; returns the site's prepared instruction, from which
+ * the port answers its kernel's protocol, or NULL when `addr` is no site.
+ */
+const isa_probe_insn_t *inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs);
+
 /* The breakpoint at `addr` may close a trampoline (see isa.h pi_tramp_bp):
  * finish that step and return INST_TRAP_DONE, or INST_TRAP_NONE. */
 int inst_tramp_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr);

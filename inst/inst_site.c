@@ -12,6 +12,14 @@
  */
 #include "inst_impl.h"
 
+static inst_accept_fn_t inst_accept;
+
+void
+inst_set_accept(inst_accept_fn_t fn)
+{
+	inst_accept = fn;
+}
+
 int
 inst_init(uint32_t nbuckets)
 {
@@ -130,6 +138,10 @@ inst_site_get(void *as, uint64_t key, uintptr_t addr, inst_site_t **sitep)
 	if (isa_probe_prepare(code, avail, addr, &s->is_insn) != 0) {
 		dtrace_port_free(s, sizeof(*s));
 		return DTRACE_EINVAL;
+	}
+	if (inst_accept != NULL && !inst_accept(addr, &s->is_insn)) {
+		dtrace_port_free(s, sizeof(*s));
+		return DTRACE_ENOTSUP;
 	}
 	s->is_bplen = (uint32_t)isa_breakpoint_insn(s->is_insn.pi_len, s->is_bp, sizeof(s->is_bp));
 	if (s->is_bplen == 0 || s->is_bplen > s->is_insn.pi_len) {

@@ -49,18 +49,26 @@ trap_site(uint64_t key, uintptr_t addr)
 }
 
 /* An INST_USDT probe: its arguments from the recipe, the first five
- * passed and all of them published for the port's argument fetch. */
+ * passed and all of them published for the port's argument fetch (when
+ * there is a thread to publish them in: inst_fire's callers, kernels,
+ * make no USDT sites). */
 static void
 trap_fire_usdt(const inst_probe_t *p, dtrace_id_t id, const isa_regs_t *regs, inst_thread_t *thr)
 {
 	const inst_args_t *ra = p->ip_args;
 	uint64_t v[INST_ARGS_MAX];
-	const uint64_t *outer = thr->it_args;
-	uint32_t outer_n = thr->it_nargs, n, i;
+	const uint64_t *outer;
+	uint32_t outer_n, n, i;
 
 	n = ra != NULL && ra->ia_nargs <= INST_ARGS_MAX ? ra->ia_nargs : 0;
 	for (i = 0; i < INST_ARGS_MAX; i++)
 		v[i] = i < n ? inst_arg_value(&ra->ia_arg[i], regs) : 0;
+	if (thr == NULL) {
+		dtrace_probe(id, v[0], v[1], v[2], v[3], v[4]);
+		return;
+	}
+	outer = thr->it_args;
+	outer_n = thr->it_nargs;
 	thr->it_args = v;
 	thr->it_nargs = n;
 	dtrace_probe(id, v[0], v[1], v[2], v[3], v[4]);
@@ -145,6 +153,18 @@ trap_site_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *th
 		thr->it_depth = d + 1;
 	}
 	return INST_TRAP_DONE;
+}
+
+const isa_probe_insn_t *
+inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs)
+{
+	inst_site_t *s = trap_site(key, addr);
+
+	if (s == NULL)
+		return NULL;
+	/* (an is-enabled site is a user-space -G site: none here) */
+	(void)trap_fire(s, regs, NULL);
+	return &s->is_insn;
 }
 
 int

@@ -286,6 +286,7 @@ isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_re
 		return ISA_STEP_TRAMP;
 
 	case X86_OP_OOL:
+	case X86_OP_OOL_RIPDISP:
 		r[ISA_REG_RIP] = tramp;
 		return ISA_STEP_TRAMP;
 

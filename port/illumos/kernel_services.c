@@ -138,6 +138,17 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	return 0;
 }
 
+/* Kernel text is mapped: a copy (the instruction-probe providers read the
+ * functions they patch). */
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	memcpy(buf, (const void *)addr, len);
+	return 0;
+}
+
 int
 dtrace_port_module_iter(void *as, dtrace_port_module_fn_t cb, void *arg)
 {

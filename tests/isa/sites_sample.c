@@ -5,7 +5,8 @@
  * call and jump is resolved.  Each function is here for a shape the site
  * walk must get right: leaf, frame pointer, loop, tail call (jmp out of
  * the function), a switch the compiler turns into a jump table, multiple
- * returns, a stack frame large enough for sub $imm32,%rsp.
+ * returns, a stack frame large enough for sub $imm32,%rsp, a tail call
+ * through a function pointer.
  */
 #include "sites_sample.h"
 
@@ -106,4 +107,43 @@ F(recurse)(int n)
 	if (n <= 1)
 		return 1;
 	return n * F(recurse)(n - 1) + sites_helper_b(n);
+}
+
+int
+F(indirect_tail)(int (*fn)(int), int x)
+{
+	return fn(x + 3);
+}
+
+int
+F(dispatch_dense)(unsigned op, int a)
+{
+	switch (op) {
+	case 0:
+		return a + 11;
+	case 1:
+		return a * 13;
+	case 2:
+		return a ^ 0x1234;
+	case 3:
+		return sites_helper_a(a);
+	case 4:
+		return a << 3;
+	case 5:
+		return a - 77;
+	case 6:
+		return ~a;
+	case 7:
+		return a | 0x100;
+	case 8:
+		return sites_helper_b(a);
+	case 9:
+		return a * a;
+	case 10:
+		return a / 7;
+	case 11:
+		return a % 9;
+	default:
+		return 0;
+	}
 }

@@ -14,7 +14,9 @@ int sites_helper_b(int);
 	int dispatch##sfx(int, int, int);                                                          \
 	int early_returns##sfx(const char *);                                                      \
 	long big_frame##sfx(int);                                                                  \
-	int recurse##sfx(int);
+	int recurse##sfx(int);                                                                     \
+	int indirect_tail##sfx(int (*)(int), int);                                                 \
+	int dispatch_dense##sfx(unsigned, int);
 
 SITES_DECLARE(_O0)
 SITES_DECLARE(_O2)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # port/netbsd/rump/build-component.sh OUTDIR RUMPDIR XXHASH
 #
-# Build the NetBSD "dtrace" module (core + kernel/ + port/netbsd + isa/x86_64)
+# Build the NetBSD "dtrace" module (core + inst/ + kernel/ + port/netbsd + isa/x86_64)
 # as a component of the NetBSD rump kernel in RUMPDIR (../shared/rump, read
 # as a build input): OUTDIR/librumpdtrace.so, and OUTDIR/rumplib holding
 # links to RUMPDIR's libraries.  The kernel module pairs (amd64, aarch64)
@@ -32,7 +32,7 @@ mkdir -p "$OUT/obj" "$OUT/xxhash"
 rm -f "$OUT"/obj/*.o
 ln -sf "$XXHASH" "$OUT/xxhash/xxhash.h"
 KFLAGS="$("$RUMP/kernel/cflags.sh") -Wall -Werror -fno-omit-frame-pointer"
-INC="-I$P -I$P/std -I$SRC/core -I$SRC/kernel -I$SRC/isa -I$SRC/isa/x86_64 -I$OUT/xxhash
+INC="-I$P -I$P/std -I$SRC/core -I$SRC/inst -I$SRC/kernel -I$SRC/isa -I$SRC/isa/x86_64 -I$OUT/xxhash
 	-I$RUMP/include"
 
 n=0
@@ -41,7 +41,13 @@ compile() {
 	# shellcheck disable=SC2086
 	"$CC" $KFLAGS $INC -c "$1" -o "$OUT/obj/$n-$(basename "$1").o"
 }
-for f in $(find "$SRC/core" "$SRC/kernel" -name '*.c' | sort); do compile "$f"; done
+# kernel/'s files named for another ISA (instprov_aarch64.c, ...) stay out
+for f in $(find "$SRC/core" "$SRC/inst" "$SRC/kernel" -name '*.c' | sort); do
+	case $(basename "$f") in
+	*_aarch64.c | *_riscv.c) ;;
+	*) compile "$f" ;;
+	esac
+done
 for f in "$P"/*.c "$P"/*.S; do
 	case $(basename "$f") in
 	md_rump.c) compile "$f" ;;
