@@ -240,9 +240,14 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 		goto fail;
 	}
 	/* Hear of dlopen and dlclose: a hook at the dynamic linker's
-	 * breakpoint (without one, only the objects loaded now are seen). */
-	if (p->lp_rbrk != 0)
+	 * breakpoint (without one, only the objects loaded now are seen).
+	 * That is a breakpoint too, met by any thread that loads a library
+	 * (glibc's NSS loads its modules from whatever thread asks), so the
+	 * signal guard goes in first, whatever the probes. */
+	if (p->lp_rbrk != 0) {
+		linux_proc_guard(p);
 		(void)linux_pid_watch_modules(p);
+	}
 	p->lp_state = LINUX_PROC_RUNNING;
 	linux_usdt_scan(p); /* the providers its objects describe */
 	pthread_mutex_lock(&proc_lock);
@@ -356,7 +361,8 @@ linux_agent_notify(linux_proc_t *p, uint32_t type)
 #define PROC_GUARD_WAIT_MS 2000
 
 /*
- * Before the first probe's breakpoint goes into a process: ask its agent
+ * Before the first breakpoint goes into a process (the loader hook's, at
+ * its arrival, then any pid or USDT probe's): ask its agent
  * to keep SIGTRAP out of every signal mask and its handler in place (see
  * agent_syscall.c), and wait (bounded) for the answer.  A thread that
  * blocks SIGTRAP and meets a breakpoint would be killed by the kernel.

@@ -11,14 +11,19 @@
  *            /bin/true; the parent calls work() 3 times
  *   handler  its own SIGTRAP handler, installed after the agent's; work()
  *            5 times, raise(SIGTRAP) twice: the handler sees the 2 raised
+ *   dlopen L a thread that blocks every signal loads and unloads library L
+ *            twice (as glibc's NSS does from any thread): the dynamic
+ *            linker's debugger breakpoint, where the agent hears of it
  *   grab F   for -p: writes its pid to F; a thread that blocked every
  *            signal before any agent came calls work() every millisecond
  *            until the program gets SIGTERM
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -71,6 +76,25 @@ blocked_loop(void *arg)
 		nanosleep(&ms, NULL);
 	}
 	return NULL;
+}
+
+static void *
+blocked_dlopen(void *arg)
+{
+	sigset_t all;
+	int n = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (int i = 0; i < 2; i++) {
+		void *h = dlopen(arg, RTLD_NOW);
+
+		if (h != NULL) {
+			n++;
+			dlclose(h);
+		}
+	}
+	return (void *)(intptr_t)n;
 }
 
 static void *
@@ -171,6 +195,15 @@ main(int argc, char **argv)
 		printf("handler called %d times%s\n", (int)handled,
 		       bad ? ", but sigaction reads back another" : "");
 		bad = bad || handled != 2;
+	} else if (strcmp(mode, "dlopen") == 0 && argc > 2) {
+		pthread_t t;
+		void *n;
+
+		if (pthread_create(&t, NULL, blocked_dlopen, argv[2]) != 0)
+			return 1;
+		pthread_join(t, &n);
+		printf("loaded %d times\n", (int)(intptr_t)n);
+		bad = n != (void *)2;
 	} else if (strcmp(mode, "grab") == 0 && argc > 2) {
 		FILE *f = fopen(argv[2], "w");
 		pthread_t t;
