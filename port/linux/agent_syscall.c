@@ -44,8 +44,8 @@
  * already blocks it.
  *
  * The same filters keep breakpoints safe (the guard, asked for in the
- * block's lab_guard before the consumer arms a process's first pid or
- * USDT probe): the kernel forces a breakpoint's SIGTRAP on a thread that
+ * block's lab_guard before the consumer places the process's first
+ * breakpoint, the loader hook, when the process arrives): the kernel forces a breakpoint's SIGTRAP on a thread that
  * blocks it just as it forces SIGSYS, so SIGTRAP is kept out of every mask
  * with SIGSYS, and rt_sigaction of SIGTRAP records the program's wish in
  * trap.c, which calls it for a SIGTRAP that is not ours.  A vfork child

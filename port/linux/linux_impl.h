@@ -243,8 +243,8 @@ int linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t err
 int linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg);
 int linux_proc_release_all(void);
 int linux_agent_notify(linux_proc_t *p, uint32_t type);
-/* Before a probe's breakpoint is first placed in the process: its agent
- * keeps SIGTRAP unblockable, or dtrace says it cannot. */
+/* Before the first breakpoint is placed in the process (the loader
+ * hook's): its agent keeps SIGTRAP unblockable, or dtrace says it cannot. */
 void linux_proc_guard(linux_proc_t *p);
 /* Take SIGSYS and SIGTRAP out of the masks of the process's threads that
  * block them, with ptrace (inject.c); the main thread too unless asked. */
