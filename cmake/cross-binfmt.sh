@@ -74,7 +74,7 @@ for pair in aarch64:aarch64 riscv64:riscv; do
 	a=${pair%%:*} isa=${pair#*:}
 	root=$dir/$isa
 	# without a sysroot, the cross C library alone
-	[ -d "$root" ] || root=/usr/$a-linux-gnu
+	[ -d "$root/lib" ] || root=/usr/$a-linux-gnu
 	[ -d "$root" ] || continue
 	link=/etc/qemu-binfmt/$a
 	if [ -L "$link" ] && [ "$(readlink "$link")" = "$root" ]; then

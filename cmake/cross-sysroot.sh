@@ -11,7 +11,8 @@
 # program the cross-built dtrace starts finds its libraries too.
 # Needs the Debian architecture in dpkg (dpkg --add-architecture) and root
 # for /opt.  Exits 77 when Debian has no packages for the ISA (riscv64 is
-# not a release architecture of Debian 12).
+# not a release architecture of Debian 12): DIR then holds xxhash.h alone,
+# enough for the core, the ISA module and the engine.
 # Usage: cmake/cross-sysroot.sh aarch64|riscv [DIR]
 set -eu
 isa=$1
@@ -32,6 +33,13 @@ if [ -e "$dir/usr/lib/$triple/libelf.so" ] && [ -e "$dir/usr/lib/$triple/libctf.
 	[ -e "$dir/lib/$triple/libc.so.6" ]; then
 	echo "cross-sysroot: $dir is ready"
 	exit 0
+fi
+# The core's one library header (xxhash.h, used inline) is the same for
+# every ISA: a target without packages still gets it from this machine.
+if [ ! -e "$dir/usr/include/xxhash.h" ] && [ -e /usr/include/xxhash.h ]; then
+	mkdir -p "$dir/usr/include"
+	cp /usr/include/xxhash.h "$dir/usr/include/"
+	echo "cross-sysroot: copied /usr/include/xxhash.h into $dir (header only)"
 fi
 if ! apt-cache show "libelf-dev:$arch" >/dev/null 2>&1; then
 	echo "cross-sysroot: Debian offers no libelf-dev:$arch here (dpkg architectures:" \

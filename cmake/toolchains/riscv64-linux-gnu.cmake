@@ -31,8 +31,8 @@ set(CMAKE_SHARED_LINKER_FLAGS_INIT "-Wl,-rpath-link,${_dt_cross_libs}")
 set(CMAKE_MODULE_LINKER_FLAGS_INIT "-Wl,-rpath-link,${_dt_cross_libs}")
 
 # Debian 12 packages no riscv64 libelf, libctf or libdwarf, so the sysroot
-# may not exist (the riscv preset then builds without the Linux host): the
-# cross C library alone is the guest's root.
+# may hold xxhash.h alone (the riscv preset then builds without the Linux
+# host): the cross C library alone is the guest's root.
 if(EXISTS "${DTRACE_CROSS_SYSROOT}/lib")
 	set(CMAKE_CROSSCOMPILING_EMULATOR qemu-riscv64 -L "${DTRACE_CROSS_SYSROOT}")
 else()
