@@ -24,8 +24,8 @@
 # A build for another ISA that runs under qemu-user (DT_E2E_QEMU set) skips,
 # saying why, the tests it cannot run there: dtrace -p (qemu-user gives its
 # guests no ptrace) and -c of one of this machine's own programs (/bin/...,
-# /usr/bin/..., sh, python: another ISA than dtrace's, so the agent cannot
-# be preloaded into them).
+# /usr/bin/..., sh, env, printenv, python: another ISA than dtrace's, so the
+# agent cannot be preloaded into them).
 # Timing-dependent tests use tick-N and exit() so that all of this is
 # deterministic; TZ is UTC for %Y and walltimestamp.
 set -u
@@ -51,13 +51,16 @@ if [ -n "${DT_E2E_ISA:-}" ]; then
 fi
 if [ -n "${DT_E2E_QEMU:-}" ]; then
 	# dtrace's own arguments: a .args file, or the lines of a .sh that run "$1"
-	CMDTEXT=$( (cat "$NAME.args" 2>/dev/null; grep -h '"$1"' "$NAME.sh" 2>/dev/null) | tr '\n' ' ')
+	# (continued lines joined first)
+	CMDTEXT=$( (cat "$NAME.args" 2>/dev/null
+		sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$NAME.sh" 2>/dev/null | grep -h '"$1"') |
+		tr '\n' ' ')
 	if printf '%s\n' "$CMDTEXT" | grep -Eq -- '(^|[[:space:]])-p([[:space:]]|$)'; then
 		echo "skip $NAME: dtrace -p needs ptrace, which qemu-user does not give its guests"
 		exit 77
 	fi
 	if printf '%s\n' "$CMDTEXT" |
-		grep -Eq -- "-c[[:space:]]+[\"']?(/bin/|/usr/bin/|sh |python|[\$]PY)"; then
+		grep -Eq -- "-c[[:space:]]+[\"']?(/bin/|/usr/bin/|sh |python|[\$]PY|printenv|env )"; then
 		echo "skip $NAME: its -c program is this machine's ($(uname -m)), not ${DT_E2E_ISA:-dtrace's ISA}"
 		exit 77
 	fi
