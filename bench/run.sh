@@ -34,3 +34,13 @@ if [ -x "$build/bench/consumer/bench_consumer" ]; then
 	echo "== bench/consumer/bench_consumer"
 	"$build/bench/consumer/bench_consumer"
 fi
+if [ -x "$build/bench/pid/pidbench" ]; then
+	echo
+	echo "== bench/pid/pid_bench.sh (pid probes against bpftrace's uprobes, target 0.5)"
+	"$here/pid/pid_bench.sh" "$build"
+fi
+if [ -x "$build/bench/tracing/bench_tracee" ]; then
+	echo
+	echo "== bench/tracing (ns per system call and per USDT probe, traced and untraced)"
+	sh "$here/tracing/run.sh" "$build"
+fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # ci/kernel-modules.sh: build each kernel backend as one relocatable module
-# object (core + kernel/ + port/<os> + isa/<isa>, `ld -r`) against that
+# object (core + inst/ + kernel/ + port/<os> + isa/<isa>, `ld -r`) against that
 # kernel's real headers, and prove that the kernel provides every symbol the
 # object leaves undefined.
 #
@@ -59,13 +59,24 @@ freebsd x86_64  x86_64-unknown-freebsd13  amd64
 freebsd aarch64 aarch64-unknown-freebsd13 arm64
 freebsd riscv   riscv64-unknown-freebsd13 riscv
 illumos x86_64  x86_64-unknown-illumos    amd64
+netbsd  x86_64  x86_64-unknown-netbsd7    amd64
+netbsd  aarch64 aarch64-unknown-netbsd7   aarch64
 "
 
 # Hook variables the kernel defines but no header declares (on illumos they
 # are declared in <sys/dtrace.h>, the framework's own header, which a module
-# replacing the framework does not include and the sysroot does not ship):
+# replacing the framework does not include and the sysroot does not ship;
+# isa * for every ISA of the OS):
 # os  isa  symbol  where the kernel defines it
 HOOKS="
+netbsd  x86_64  dtrace_invop_jump_addr     sys/arch/amd64/amd64/amd64_trap.S
+netbsd  x86_64  dtrace_invop_calltrap_addr sys/arch/amd64/amd64/amd64_trap.S
+netbsd  *       __start_link_set_sdt_providers_set the kernel's link (sys/sdt.h link sets)
+netbsd  *       __stop_link_set_sdt_providers_set  the kernel's link (sys/sdt.h link sets)
+netbsd  *       __start_link_set_sdt_probes_set    the kernel's link (sys/sdt.h link sets)
+netbsd  *       __stop_link_set_sdt_probes_set     the kernel's link (sys/sdt.h link sets)
+netbsd  *       __start_link_set_sdt_argtypes_set  the kernel's link (sys/sdt.h link sets)
+netbsd  *       __stop_link_set_sdt_argtypes_set   the kernel's link (sys/sdt.h link sets)
 freebsd x86_64  dtrace_invop_jump_addr     sys/amd64/amd64/exception.S
 freebsd x86_64  dtrace_invop_calltrap_addr sys/amd64/amd64/exception.S
 freebsd aarch64 dtrace_invop_jump_addr     sys/arm64/arm64/trap.c
@@ -80,6 +91,18 @@ illumos x86_64  dtrace_vtime_active        usr/src/uts/common/os/dtrace_subr.c
 # Declared in the FreeBSD sysroot (sys/dtrace_bsd.h) but defined in
 # dtrace.ko itself, which this module replaces.
 FBSD_FROM_DTRACE_KO="dtrace_trap dtrace_gethrtime dtrace_gethrestime"
+
+# Declared by the sysroot's headers but defined by no kernel of that pair,
+# so nothing would provide them (isa * for all): os isa symbol why
+UNDEFINED_IN_KERNEL="
+netbsd  aarch64 dtrace_trap_func        only amd64 trap.c defines it in 7.99
+netbsd  aarch64 dtrace_doubletrap_func  only amd64 trap.c defines it in 7.99
+netbsd  *       dtrace_invop_func       sys/dtrace_bsd.h declares it, no 7.99 file defines it
+netbsd  *       dtrace_fasttrap_fork    sys/dtrace_bsd.h declares it, no 7.99 file defines it
+netbsd  *       dtrace_fasttrap_exec    sys/dtrace_bsd.h declares it, no 7.99 file defines it
+netbsd  *       dtrace_fasttrap_exit    sys/dtrace_bsd.h declares it, no 7.99 file defines it
+netbsd  *       dtrace_malloc_probe     sys/dtrace_bsd.h declares it, no 7.99 file defines it
+"
 
 say() { printf '%s\n' "$*"; }
 fail() { printf 'FAIL %s\n' "$*" >&2; }
@@ -103,6 +126,15 @@ os_cflags() {
 			-mno-aes -mno-avx -fno-asynchronous-unwind-tables ;;
 		aarch64) printf '%s ' -mgeneral-regs-only -ffixed-x18 ;;
 		riscv) printf '%s ' -march=rv64imac -mabi=lp64 -mcmodel=medany ;;
+		esac
+		;;
+	netbsd)
+		printf '%s ' -nostdinc -ffreestanding -D_KERNEL -D_MODULE -std=gnu99 -fno-common \
+			-fno-strict-aliasing -I"$sr/include" -I"$sr/arch/$arch" \
+			-Werror=implicit-function-declaration -O2
+		case $isa in
+		x86_64) printf '%s ' -mcmodel=kernel -mno-red-zone -mno-mmx -mno-sse -msoft-float ;;
+		aarch64) printf '%s ' -mgeneral-regs-only ;;
 		esac
 		;;
 	illumos)
@@ -150,11 +182,26 @@ port_sources() {
 	done
 }
 
+# kernel/ files named for an ISA (instprov_x86_64.c, ...) go only into that
+# ISA's modules.
+ISAS="x86_64 aarch64 riscv"
+
 neutral_sources() {
-	local isa=$1
+	local isa=$1 f other skip
 	find "$TREE/core" -name '*.c' | sort
-	find "$TREE/kernel" -name '*.c' 2>/dev/null | sort
-	ls "$TREE/isa/$isa"/*.c "$TREE/isa/$isa"/*.S "$TREE/isa/frame_walk.c" 2>/dev/null
+	find "$TREE/inst" -name '*.c' 2>/dev/null | sort
+	find "$TREE/kernel" -name '*.c' 2>/dev/null | sort | while read -r f; do
+		skip=
+		for other in $ISAS; do
+			[ "$other" = "$isa" ] && continue
+			case $f in *_"$other".c) skip=1 ;; esac
+		done
+		[ -z "$skip" ] && printf '%s\n' "$f"
+	done
+	# the instruction decoder over Zydis is user space's alone (dtrace_isa_decode
+	# in isa/<isa>/CMakeLists.txt): a kernel links dtrace_isa's files
+	grep -L '<Zydis/' "$TREE/isa/$isa"/*.c 2>/dev/null
+	ls "$TREE/isa/$isa"/*.S "$TREE/isa/frame_walk.c" 2>/dev/null
 }
 
 build_pair() {
@@ -182,7 +229,7 @@ build_pair() {
 		obj=$work/obj/$n-$(basename "$f").o
 		# shellcheck disable=SC2086
 		if ! "$CLANG" --target="$triple" $cflags -std=gnu11 -isystem "$fs/include" -isystem "$TREE/ci/freestanding-include" \
-			-isystem "$fs/xxhash" -I"$TREE/core" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
+			-isystem "$fs/xxhash" -I"$TREE/core" -I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
 			-c "$f" -o "$obj" 2>"$work/err"; then
 			fail "$pair: ${f#"$TREE"/}: does not compile"
 			cat "$work/err" >&2
@@ -194,7 +241,7 @@ build_pair() {
 		obj=$work/obj/$n-$(basename "$f").o
 		# shellcheck disable=SC2086
 		if ! "$CLANG" --target="$triple" $cflags -I"$TREE/port/$os/std" -I"$TREE/port/$os" \
-			-I"$TREE/core" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
+			-I"$TREE/core" -I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" \
 			-c "$f" -o "$obj" 2>"$work/err"; then
 			fail "$pair: ${f#"$TREE"/}: does not compile"
 			cat "$work/err" >&2
@@ -212,14 +259,15 @@ build_pair() {
 
 # check_symbols pair object work: every undefined symbol is provided.
 check_symbols() {
-	local pair=$1 obj=$2 work=$3 os isa triple arch cflags f sym syms sets hooks check rc=0 n=0
+	local pair=$1 obj=$2 work=$3 os isa triple arch cflags f sym syms sets hooks check port_api rc=0 n=0
 	os=$(pair_field "$pair" 1)
 	isa=$(pair_field "$pair" 2)
 	triple=$(pair_field "$pair" 3)
 	arch=$(pair_field "$pair" 4)
 	cflags=$(os_cflags "$os" "$isa" "$arch") || return 1
 	syms=$("$NM" -u "$obj" | awk '{ print $NF }' | sort -u)
-	hooks=$(printf '%s\n' "$HOOKS" | awk -v os="$os" -v isa="$isa" '$1 == os && $2 == isa { print $3 }')
+	hooks=$(printf '%s\n' "$HOOKS" | awk -v os="$os" -v isa="$isa" \
+		'$1 == os && ($2 == isa || $2 == "*") { print $3 }')
 
 	# Every header the backend includes, then the address of each symbol.
 	check=$work/declared.c
@@ -241,12 +289,22 @@ check_symbols() {
 	# shellcheck disable=SC2086
 	"$CLANG" --target="$triple" $cflags -Wno-error -w -Werror=implicit-function-declaration \
 		-ferror-limit=0 -I"$TREE/port/$os/std" -I"$TREE/port/$os" -I"$TREE/core" \
-		-I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" -fsyntax-only "$check" \
+		-I"$TREE/inst" -I"$TREE/kernel" -I"$TREE/isa/$isa" -I"$TREE/isa" -fsyntax-only "$check" \
 		2>"$work/declared.err"
 
 	sets=$("$READELF" -SW "$obj" | sed -n 's/.* \(set_[A-Za-z0-9_]*\) .*/\1/p' | sort -u)
+	# What the backend itself must define: the functions of core/port.h and
+	# kernel/kernel_port.h.  The declaration check below sees them declared
+	# (through the port's own headers), so they are refused by name.
+	port_api=$(sed -n 's/.*[ *]\(dtrace_port_[a-z0-9_]*\)(.*/\1/p
+		s/.*[ *]\(kern_[a-z0-9_]*\)(.*/\1/p' "$TREE/core/port.h" "$TREE/kernel/kernel_port.h")
 	for sym in $syms; do
 		n=$((n + 1))
+		if printf '%s\n' "$port_api" | grep -qx "$sym"; then
+			fail "$pair: $sym is a port.h/kernel_port.h function the backend does not define"
+			rc=1
+			continue
+		fi
 		if printf '%s\n' "$hooks" | grep -qx "$sym"; then
 			continue
 		fi
@@ -260,6 +318,12 @@ check_symbols() {
 		esac
 		if [ "$os" = freebsd ] && printf '%s\n' $FBSD_FROM_DTRACE_KO | grep -qx "$sym"; then
 			fail "$pair: $sym is declared in the sysroot but defined by dtrace.ko, which this module replaces"
+			rc=1
+			continue
+		fi
+		if printf '%s\n' "$UNDEFINED_IN_KERNEL" | awk -v os="$os" -v isa="$isa" -v s="$sym" \
+			'$1 == os && ($2 == isa || $2 == "*") && $3 == s { f = 1 } END { exit !f }'; then
+			fail "$pair: $sym is declared in the sysroot but no kernel of this pair defines it"
 			rc=1
 			continue
 		fi
@@ -278,19 +342,37 @@ check_symbols() {
 }
 
 run_pair() {
-	local pair=$1 work=$WORK/$1
+	local pair=$1 work=$WORK/$1 os
+	os=$(pair_field "$pair" 1)
+	if [ -n "$os" ] && [ ! -d "$SYSROOTS/$os" ]; then
+		say "skip $pair: no $os sysroot at $SYSROOTS/$os (../shared/sysroots beside the tree)" >&2
+		return 77
+	fi
 	build_pair "$pair" "$work" || return 1
 	check_symbols "$pair" "$work/dtrace.o" "$work"
 }
 
-# The check must fail on a name nobody provides and on one only dtrace.ko
-# defines, and pass on a kernel function.
+# The check must fail on a name nobody provides, on one only dtrace.ko
+# defines, on one declared for a pair whose kernel lacks it, on a port.h
+# function the backend leaves undefined, and pass on a kernel function and
+# on a hook only some ISA's kernel has.
 self_test() {
-	local pair=freebsd-x86_64 work=$WORK/selftest rc=0 triple cflags
+	local pair work=$WORK/selftest rc=0 triple cflags case
 	mkdir -p "$work"
-	triple=$(pair_field $pair 3)
-	cflags=$(os_cflags freebsd x86_64 amd64)
-	for case in "printf:pass" "dtrace_no_such_kernel_symbol:fail" "dtrace_gethrtime:fail"; do
+	for case in freebsd-x86_64:printf:pass freebsd-x86_64:dtrace_no_such_kernel_symbol:fail \
+		freebsd-x86_64:dtrace_gethrtime:fail netbsd-x86_64:xc_broadcast:pass \
+		netbsd-x86_64:dtrace_no_such_kernel_symbol:fail netbsd-x86_64:dtrace_trap_func:pass \
+		netbsd-aarch64:dtrace_trap_func:fail netbsd-x86_64:dtrace_invop_func:fail \
+		netbsd-x86_64:dtrace_port_zalloc_private:fail; do
+		pair=${case%%:*}
+		case=${case#*:}
+		if [ ! -d "$SYSROOTS/${pair%%-*}" ]; then
+			say "skip self-test: no sysroot at $SYSROOTS/${pair%%-*}" >&2
+			return 77
+		fi
+		triple=$(pair_field "$pair" 3)
+		cflags=$(os_cflags "$(pair_field "$pair" 1)" "$(pair_field "$pair" 2)" \
+			"$(pair_field "$pair" 4)")
 		local sym=${case%%:*} want=${case##*:} got
 		printf 'extern void %s(void); void f(void); void f(void) { %s(); }\n' "$sym" "$sym" \
 			>"$work/$sym.c"
@@ -303,11 +385,11 @@ self_test() {
 			got=fail
 		fi
 		if [ "$got" != "$want" ]; then
-			fail "self-test: an object needing $sym should $want the check, it did $got"
+			fail "self-test: $pair: an object needing $sym should $want the check, it did $got"
 			cat "$work/$sym.log" >&2
 			rc=1
 		else
-			say "ok   self-test: an object needing $sym: $want"
+			say "ok   self-test: $pair: an object needing $sym: $want"
 		fi
 	done
 	return $rc

@@ -178,7 +178,7 @@ dtrace_ctl_eprobe(dtrace_state_t *state, dtrace_eprobedesc_t *desc)
 {
 	dtrace_ecb_t *ecb;
 	dtrace_action_t *act;
-	int32_t room = desc->dtepd_nrecs, n = 0;
+	int32_t room = desc->dtepd_nrecs, n = 0, steps = 0;
 
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
 	if ((ecb = dtrace_epid2ecb(state, desc->dtepd_epid)) == NULL || ecb->dte_probe == NULL) {
@@ -188,8 +188,10 @@ dtrace_ctl_eprobe(dtrace_state_t *state, dtrace_eprobedesc_t *desc)
 	desc->dtepd_probeid = ecb->dte_probe->dtpr_id;
 	desc->dtepd_uarg = ecb->dte_uarg;
 	desc->dtepd_size = ecb->dte_size;
-	/* the records the consumer sees: neither keys nor aggregations */
-	for (act = ecb->dte_action; act != NULL; act = act->dta_next) {
+	/* the records the consumer sees: neither keys nor aggregations (the
+	 * walk bounded as a DOF action list is, whatever the shared list says) */
+	for (act = ecb->dte_action; act != NULL && steps < DTRACE_ACTIONS_MAX;
+	     act = act->dta_next, steps++) {
 		if (DTRACEACT_ISAGG(act->dta_kind) || act->dta_intuple)
 			continue;
 		if (n < room)
@@ -340,10 +342,12 @@ dtrace_ctl_snapshot(dtrace_state_t *state, dtrace_ctl_t cmd, dtrace_bufdesc_t *d
 	int err;
 
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
-	err = dtrace_buffer_snapshot_copy(state,
-					  cmd == DTRACE_CTL_BUFSNAP ? state->dts_buffer
-								    : state->dts_aggbuffer,
-					  desc, copyout, ctx);
+	/* the arrays GO allocated, not the state's shared pointers */
+	err = dtrace_buffer_snapshot_copy(
+		state,
+		dtrace_state_bufarray(state, cmd == DTRACE_CTL_BUFSNAP ? DTRACEOPT_BUFSIZE
+								       : DTRACEOPT_AGGSIZE),
+		desc, copyout, ctx);
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 	return err;
 }

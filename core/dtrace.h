@@ -165,6 +165,9 @@ const char *dtrace_state_errmsg(const dtrace_state_t *state);
  * dtbd_size != 0, is too small), DTRACE_EACCES (destructive actions without
  * the destructive option), DTRACE_ENOTSUP (unknown cmd).  As in DTrace, a
  * snapshot's dtbd_data must have room for a whole buffer when dtbd_size is 0.
+ * Not DTrace's: DTRACE_EBADMSG, a snapshot that found the buffer's shared
+ * header corrupt (a traced process wrote it; see core/README.md) and reset
+ * the buffer to empty.
  */
 int dtrace_ctl(dtrace_state_t *state, dtrace_ctl_t cmd, void *arg, int *rv);
 

@@ -35,7 +35,8 @@ struct dtrace_vstate;
 struct dtrace_buffer;
 struct dtrace_aggregation;
 struct dtrace_speculation;
-/* Defined by buffers/buffer_impl.h; C11 allows the typedef to repeat. */
+/* Defined by buffers/buffer_impl.h.  Typedef'd here only: kernel module
+ * flags (NetBSD's -std=gnu99) refuse a repeated typedef. */
 typedef struct dtrace_speculation dtrace_speculation_t;
 
 #include "dif/dif_impl.h"
@@ -256,7 +257,7 @@ typedef struct dtrace_action {
  * action list holds it like any other action; dtag_first..dtag_action are
  * the key records followed by the aggregating action itself.
  */
-typedef struct dtrace_aggregation {
+struct dtrace_aggregation { /* dtrace_aggregation_t: typedef'd in buffer_impl.h */
 	dtrace_action_t dtag_action;	   /* the aggregating action: first */
 	dtrace_aggid_t dtag_id;		   /* aggregation id, dense from 1 */
 	uint16_t dtag_hasarg;		   /* last key action is the increment arg */
@@ -265,7 +266,7 @@ typedef struct dtrace_aggregation {
 	struct dtrace_ecb *dtag_ecb;	   /* owning ECB */
 	dtrace_action_t *dtag_first;	   /* first action of the key tuple */
 	uint32_t dtag_base;		   /* record offset of the aggregation id */
-} dtrace_aggregation_t;
+};
 
 /* DTRACE_COND_*: implicit predicates an ECB carries (privilege). */
 #define DTRACE_COND_OWNER 0x1	/* the thread's uid must be the state's */

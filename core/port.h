@@ -55,6 +55,7 @@ typedef uint32_t dtrace_cpuid_t;
 #define DTRACE_ENOSPC 28
 #define DTRACE_E2BIG 7
 #define DTRACE_EALREADY 114 /* not shared: the core only passes it back */
+#define DTRACE_EBADMSG 74   /* not shared either: shared buffer state is corrupt */
 #define DTRACE_ENOTSUP 95
 
 /* ------------------------------------------------------------------------
@@ -270,6 +271,17 @@ const char *dtrace_port_curthread_execname(void);
  */
 int dtrace_port_curproc_progenyof(uint64_t pid);
 
+/*
+ * dtrace_port_dev_major, dtrace_port_dev_minor: the major and the minor
+ * number of a device number as this kernel encodes its dev_t (D's
+ * getmajor() and getminor(); illumos' 64-bit dev_t has the major in its
+ * high 32 bits and the minor in its low 32, other kernels have their own
+ * major() and minor()).
+ *   probe context: yes (arithmetic only).
+ */
+uint64_t dtrace_port_dev_major(uint64_t dev);
+uint64_t dtrace_port_dev_minor(uint64_t dev);
+
 /* ------------------------------------------------------------------------
  * 8. Stacks, arguments and registers
  * ------------------------------------------------------------------------
@@ -320,6 +332,15 @@ void dtrace_port_panic(const char *msg);
  * host allocates from the shared arena).  dtrace_port_free takes the size
  * given at allocation.
  *
+ * dtrace_port_zalloc_private and dtrace_port_free_private are the same for
+ * memory that only the calling address space can write.  Where probes fire
+ * in other processes that map the port's memory (the Linux host: traced
+ * processes write the shared arena), the core keeps there the little it must
+ * be able to trust about the shared memory -- where each buffer is and how
+ * big -- so that the control operations never follow a pointer or a size a
+ * traced process could have rewritten.  A kernel port returns ordinary
+ * kernel memory for both (the Linux host: its own heap).
+ *
  * The core takes two locks, always in the order PROVIDER then FRAMEWORK
  * (the same pair as illumos dtrace_provider_lock and dtrace_lock); a port
  * implements them with the OS's sleepable mutex.  dtrace_port_lock_held is
@@ -328,6 +349,8 @@ void dtrace_port_panic(const char *msg);
  */
 void *dtrace_port_zalloc(size_t size);
 void dtrace_port_free(void *ptr, size_t size);
+void *dtrace_port_zalloc_private(size_t size);
+void dtrace_port_free_private(void *ptr, size_t size);
 
 typedef enum dtrace_lockid {
 	DTRACE_LOCK_PROVIDER,

@@ -165,15 +165,21 @@ dtrace_state_prereserve(dtrace_state_t *state)
 	}
 }
 
+/*
+ * The cleaner's argument is the state's ledger (private memory, see
+ * core/buffers/buffer_impl.h), not the state: the timer never has to look
+ * it up while another state's GO or close changes the list of ledgers.
+ */
 static void
 dtrace_state_clean(void *arg)
 {
-	dtrace_state_t *state = arg;
+	dtrace_ledger_t *l = arg;
+	dtrace_state_t *state = l->dl_state;
 
 	if (state->dts_activity == DTRACE_ACTIVITY_INACTIVE)
 		return;
 	dtrace_dynvar_clean(&state->dts_vstate.dtvs_dynvars);
-	dtrace_speculation_clean(state);
+	dtrace_speculation_clean_ledger(l);
 }
 
 static void
@@ -272,7 +278,7 @@ dtrace_state_go(dtrace_state_t *state, dtrace_cpuid_t *cpup)
 	dtrace_buffer_activate(state);
 
 	state->dts_cleaner = dtrace_port_timer_start((uint64_t)opt[DTRACEOPT_CLEANRATE],
-						     dtrace_state_clean, state);
+						     dtrace_state_clean, dtrace_ledger_lookup(state));
 	state->dts_deadman =
 		dtrace_port_timer_start(DTRACE_DEADMAN_INTERVAL, dtrace_state_deadman, state);
 

@@ -50,6 +50,10 @@ typedef enum inst_kind {
 	INST_ENTRY,  /* first instruction of a function: arguments as passed */
 	INST_OFFSET, /* any instruction boundary: arguments as at entry */
 	INST_RETURN, /* a return site: arg0 its offset in the function, arg1 the value */
+	INST_USDT,   /* a statically defined probe: arguments from its recipe
+		      * (inst_site_add_usdt) */
+	INST_ISENABLED, /* an is-enabled site: while enabled, the instruction is
+			 * skipped and the return-value register reads 1 */
 	INST_HOOK,   /* not a D probe: the port's hook (inst_set_hook) runs */
 } inst_kind_t;
 
@@ -85,6 +89,17 @@ int inst_attach(void *handle);
  */
 int inst_site_get(void *as, uint64_t key, uintptr_t addr, inst_site_t **sitep);
 
+/*
+ * A port whose KERNEL carries out the probed instruction after the probes
+ * fired (illumos: the #BP/#UD path emulates what dtrace_invop() answers,
+ * see inst_fire) says which prepared instructions it can take; the others
+ * make inst_site_get() fail with DTRACE_ENOTSUP, and a return probe leaves
+ * such sites out (inst_func_probes).  NULL (the default): every instruction
+ * the ISA prepares.  Set once, before any site is made.
+ */
+typedef bool (*inst_accept_fn_t)(uintptr_t addr, const isa_probe_insn_t *pi);
+void inst_set_accept(inst_accept_fn_t fn);
+
 /* Attach probe `id` of kind `kind` to a site; `func` is the address of the
  * function it belongs to (return probes report addr - func).  DTRACE_ENOSPC
  * when the site already carries INST_SITE_MAXPROBES probes. */
@@ -92,15 +107,59 @@ int inst_site_add_probe(inst_site_t *site, dtrace_id_t id, inst_kind_t kind, uin
 /* Detach it (disabled first if it was enabled). */
 void inst_site_remove_probe(inst_site_t *site, dtrace_id_t id);
 
+/*
+ * Statically defined probes (USDT: SystemTap's notes, DTrace's -G sites).
+ * Where each argument is at the probe's instruction is a recipe the
+ * provider works out from the object's description of the site; probe
+ * context follows it with the trapped registers and nofault loads, and
+ * truncates and extends the value as the argument's size and sign say.
+ * Registers are isa_regs_t indices (isa_regs.h).
+ */
+#define INST_ARGS_MAX 12      /* SystemTap allows 12, DTrace's -G 10 */
+#define INST_ARG_NOREG 0xff
+
+typedef enum inst_arg_kind {
+	INST_ARG_NONE,	/* unknown location: reads 0 */
+	INST_ARG_CONST, /* ia_disp itself */
+	INST_ARG_REG,	/* a register, or the part of it ia_regbytes/ia_shift say */
+	INST_ARG_MEM,	/* at ia_disp + base + index * scale */
+} inst_arg_kind_t;
+
+typedef struct inst_arg {
+	uint8_t ia_kind;     /* inst_arg_kind_t */
+	uint8_t ia_size;     /* the argument's bytes: 1, 2, 4 or 8 */
+	uint8_t ia_signed;   /* sign-extend from ia_size */
+	uint8_t ia_base;     /* register, or INST_ARG_NOREG */
+	uint8_t ia_index;    /* register, or INST_ARG_NOREG (INST_ARG_MEM) */
+	uint8_t ia_scale;    /* 1, 2, 4 or 8 (INST_ARG_MEM) */
+	uint8_t ia_regbytes; /* INST_ARG_REG: bytes of the register named (x86 %eax: 4) */
+	uint8_t ia_shift;    /* INST_ARG_REG: its lowest bit (x86 %ah: 8) */
+	int64_t ia_disp;
+} inst_arg_t;
+
+typedef struct inst_args {
+	uint32_t ia_nargs;
+	inst_arg_t ia_arg[INST_ARGS_MAX];
+} inst_args_t;
+
+/* Attach probe `id` to a site as kind INST_USDT with a copy of `args`
+ * (made in engine memory, kept until inst_fini: a thread may be reading
+ * it), or as INST_ISENABLED (args NULL).  Errors as inst_site_add_probe,
+ * DTRACE_EINVAL for a bad recipe. */
+int inst_site_add_usdt(inst_site_t *site, dtrace_id_t id, inst_kind_t kind,
+		       const inst_args_t *args);
+
+/* One argument's value (probe context: the trap path uses it). */
+uint64_t inst_arg_value(const inst_arg_t *arg, const isa_regs_t *regs);
+
 /* Arm and disarm one probe: the breakpoint is written when the site's first
  * probe is enabled and the original bytes put back when its last is
  * disabled. */
 int inst_probe_enable(inst_site_t *site, dtrace_id_t id);
 void inst_probe_disable(inst_site_t *site, dtrace_id_t id);
 
-/* The address of a site and whether its breakpoint is in the text. */
+/* The address of a site's instruction. */
 uintptr_t inst_site_addr(const inst_site_t *site);
-bool inst_site_patched(const inst_site_t *site);
 
 /*
  * Every site of space `key`, for a process that is going or changing:
@@ -159,13 +218,24 @@ typedef enum inst_func_err {
 
 /*
  * Create the probes that probe name `name` (entry, return, a hex offset,
- * or a glob over those) asks of the function rq describes; probes that
+ * or a glob over those) asks of the function rq describes (a return site
+ * the port refuses, inst_set_accept, is left out; with none left there is
+ * no return probe and the error is DTRACE_ENOTSUP); probes that
  * already exist are kept, but one whose sites all went with an unloaded
  * object (inst_space_prune) moves to the function's new sites, armed if
  * it was.  Returns 0, or an error with *why saying what
  * was wrong with the name (INST_FUNC_OK for the port's own errors).
  */
 int inst_func_probes(const inst_func_req_t *rq, const char *name, inst_func_err_t *why);
+
+/*
+ * One probe, `name` of kind `kind`, over the sites addrs[0..n) of the
+ * function rq describes: made, found, or moved as inst_func_probes() does
+ * (a refused return site is left out the same way), for a provider that
+ * picks a function's sites by rules of its own (the kernel's fbt).
+ */
+int inst_func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind,
+		    const uintptr_t *addrs, size_t n);
 
 /* A provider's dtps_enable/disable/destroy for these probes. */
 int inst_fprobe_enable(inst_fprobe_t *fp);
@@ -189,6 +259,11 @@ typedef struct inst_thread {
 		uintptr_t its_site; /* the probed instruction's address */
 		uint64_t its_save;
 	} it_saved[INST_THREAD_DEPTH];
+	/* While an INST_USDT probe fires: its arguments (it_nargs of them),
+	 * for the port's dtrace_port_getarg() past the five dtrace_probe()
+	 * passes; NULL otherwise. */
+	const uint64_t *it_args;
+	uint32_t it_nargs;
 } inst_thread_t;
 
 /*
@@ -218,6 +293,14 @@ void inst_set_hook(inst_hook_fn_t fn);
  */
 int inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 	      uintptr_t *fault_addr);
+
+/*
+ * For a kernel that carries out the instruction itself (inst_set_accept):
+ * fire the enabled probes of the site at `addr` as inst_trap() does, but
+ * leave *regs alone; returns the site's prepared instruction, from which
+ * the port answers its kernel's protocol, or NULL when `addr` is no site.
+ */
+const isa_probe_insn_t *inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs);
 
 /* The breakpoint at `addr` may close a trampoline (see isa.h pi_tramp_bp):
  * finish that step and return INST_TRAP_DONE, or INST_TRAP_NONE. */

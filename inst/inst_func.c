@@ -105,13 +105,14 @@ fprobe_free_sites(inst_fprobe_t *fp)
 	fp->ifp_nsites = 0;
 }
 
-/* Sites for addrs[0..n), each carrying probe `id`, in a new array. */
+/* Sites for addrs[0..n), each carrying probe `id`, in a new array of
+ * *np.  A return site the port refuses (DTRACE_ENOTSUP) is left out. */
 static int
 fprobe_sites(const inst_func_req_t *rq, dtrace_id_t id, inst_kind_t kind, const uintptr_t *addrs,
-	     size_t n, inst_site_t ***sitesp)
+	     size_t *np, inst_site_t ***sitesp)
 {
 	inst_site_t **sites, *site;
-	size_t i;
+	size_t i, n = *np, got = 0;
 	int err = 0;
 
 	if ((sites = dtrace_port_zalloc(n * sizeof(sites[0]))) == NULL)
@@ -119,15 +120,34 @@ fprobe_sites(const inst_func_req_t *rq, dtrace_id_t id, inst_kind_t kind, const 
 	for (i = 0; i < n && err == 0; i++) {
 		if ((err = inst_site_get(rq->ifr_as, rq->ifr_key, addrs[i], &site)) == 0 &&
 		    (err = inst_site_add_probe(site, id, kind, rq->ifr_addr)) == 0)
-			sites[i] = site;
+			sites[got++] = site;
+		else if (err == DTRACE_ENOTSUP && kind == INST_RETURN)
+			err = 0;
 	}
+	if (err == 0 && got == 0)
+		err = DTRACE_ENOTSUP;
 	if (err != 0) {
-		while (i-- > 0)
-			if (sites[i] != NULL)
-				inst_site_remove_probe(sites[i], id);
+		while (got-- > 0)
+			inst_site_remove_probe(sites[got], id);
 		dtrace_port_free(sites, n * sizeof(sites[0]));
 		return err;
 	}
+	/* the array keeps its allocated size n: fprobe_free_sites frees
+	 * ifp_nsites entries, so shrink by copying when sites were left out */
+	if (got != n) {
+		inst_site_t **fit = dtrace_port_zalloc(got * sizeof(fit[0]));
+
+		if (fit == NULL) {
+			while (got-- > 0)
+				inst_site_remove_probe(sites[got], id);
+			dtrace_port_free(sites, n * sizeof(sites[0]));
+			return DTRACE_ENOMEM;
+		}
+		memcpy(fit, sites, got * sizeof(fit[0]));
+		dtrace_port_free(sites, n * sizeof(sites[0]));
+		sites = fit;
+	}
+	*np = got;
 	*sitesp = sites;
 	return 0;
 }
@@ -165,7 +185,7 @@ func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const 
 		err = 0;
 		if (fprobe_gone(fp)) {
 			/* its object was unloaded and has come back: move it */
-			if ((err = fprobe_sites(rq, id, kind, addrs, n, &sites)) == 0) {
+			if ((err = fprobe_sites(rq, id, kind, addrs, &n, &sites)) == 0) {
 				fprobe_free_sites(fp);
 				fp->ifp_sites = sites;
 				fp->ifp_nsites = n;
@@ -189,7 +209,7 @@ func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const 
 	}
 	fp->ifp_id = id;
 	req_lock(rq, true);
-	if ((err = fprobe_sites(rq, id, kind, addrs, n, &sites)) == 0) {
+	if ((err = fprobe_sites(rq, id, kind, addrs, &n, &sites)) == 0) {
 		fp->ifp_sites = sites;
 		fp->ifp_nsites = n;
 	}
@@ -197,6 +217,15 @@ func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const 
 	if (err != 0)
 		(void)dtrace_probe_destroy(rq->ifr_prov, id); /* frees fp */
 	return err;
+}
+
+int
+inst_func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind,
+		const uintptr_t *addrs, size_t n)
+{
+	if (n == 0)
+		return DTRACE_EINVAL;
+	return func_probe(rq, name, kind, addrs, n);
 }
 
 static bool

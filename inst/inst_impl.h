@@ -28,7 +28,14 @@ typedef struct inst_probe {
 	dtrace_id_t ip_id;	      /* 0: a free slot */
 	uint32_t ip_kind;	      /* inst_kind_t */
 	uintptr_t ip_func;
+	const inst_args_t *ip_args;   /* INST_USDT: its recipe */
 } inst_probe_t;
+
+/* A recipe in engine memory, on the table's list until inst_fini. */
+typedef struct inst_recipe {
+	inst_args_t ir_args;
+	struct inst_recipe *ir_next;
+} inst_recipe_t;
 
 struct inst_site {
 	uint64_t is_key;
@@ -55,6 +62,7 @@ typedef struct inst_table {
 	inst_site_t *volatile *it_sites;
 	inst_site_t *volatile *it_tramps;
 	inst_site_t *it_all;
+	inst_recipe_t *it_recipes;
 } inst_table_t;
 
 extern inst_table_t *inst_table;

@@ -12,6 +12,14 @@
  */
 #include "inst_impl.h"
 
+static inst_accept_fn_t inst_accept;
+
+void
+inst_set_accept(inst_accept_fn_t fn)
+{
+	inst_accept = fn;
+}
+
 int
 inst_init(uint32_t nbuckets)
 {
@@ -47,6 +55,7 @@ inst_fini(void)
 {
 	inst_table_t *t = inst_table;
 	inst_site_t *s, *next;
+	inst_recipe_t *r, *rnext;
 
 	if (t == NULL)
 		return;
@@ -54,6 +63,10 @@ inst_fini(void)
 	for (s = t->it_all; s != NULL; s = next) {
 		next = s->is_anext;
 		dtrace_port_free(s, sizeof(*s));
+	}
+	for (r = t->it_recipes; r != NULL; r = rnext) {
+		rnext = r->ir_next;
+		dtrace_port_free(r, sizeof(*r));
 	}
 	dtrace_port_free((void *)t->it_sites, t->it_nbuckets * sizeof(t->it_sites[0]));
 	dtrace_port_free((void *)t->it_tramps, t->it_nbuckets * sizeof(t->it_tramps[0]));
@@ -126,6 +139,10 @@ inst_site_get(void *as, uint64_t key, uintptr_t addr, inst_site_t **sitep)
 		dtrace_port_free(s, sizeof(*s));
 		return DTRACE_EINVAL;
 	}
+	if (inst_accept != NULL && !inst_accept(addr, &s->is_insn)) {
+		dtrace_port_free(s, sizeof(*s));
+		return DTRACE_ENOTSUP;
+	}
 	s->is_bplen = (uint32_t)isa_breakpoint_insn(s->is_insn.pi_len, s->is_bp, sizeof(s->is_bp));
 	if (s->is_bplen == 0 || s->is_bplen > s->is_insn.pi_len) {
 		dtrace_port_free(s, sizeof(*s));
@@ -174,6 +191,7 @@ inst_site_add_probe(inst_site_t *s, dtrace_id_t id, inst_kind_t kind, uintptr_t 
 	p->ip_enabled = 0;
 	p->ip_kind = (uint32_t)kind;
 	p->ip_func = func;
+	p->ip_args = NULL;
 	dtrace_membar_producer();
 	p->ip_id = id;
 	return 0;
@@ -238,10 +256,4 @@ uintptr_t
 inst_site_addr(const inst_site_t *site)
 {
 	return site->is_addr;
-}
-
-bool
-inst_site_patched(const inst_site_t *site)
-{
-	return site->is_patched != 0;
 }

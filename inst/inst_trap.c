@@ -3,11 +3,14 @@
  *
  * The port calls inst_trap() from its trap handler with the interrupted
  * registers, already published for uregs[], ustack() and argument fetch.
- * The site's enabled probes fire in kind order (entry, offset, return), so
- * a one-instruction function's entry comes before its return.  Entry and
- * offset probes pass the first five argument registers; return probes pass
- * the return instruction's offset in its function and the return-value
- * register, as DTrace's pid provider does.  Then the ISA steps the
+ * The site's enabled probes fire in kind order (entry, offset, return,
+ * USDT), so a one-instruction function's entry comes before its return.
+ * Entry and offset probes pass the first five argument registers; return
+ * probes pass the return instruction's offset in its function and the
+ * return-value register, as DTrace's pid provider does; USDT probes pass
+ * what their recipes say (inst_args.c) and publish every argument in the
+ * thread's inst_thread_t while they fire.  An enabled is-enabled probe
+ * replaces its instruction: the return-value register reads 1.  Then the ISA steps the
  * original instruction (emulated, or out of line in the site's
  * trampoline).  No allocation, no lock; every loop is bounded by the
  * chain lengths of tables that only grow outside probe context and by
@@ -45,11 +48,42 @@ trap_site(uint64_t key, uintptr_t addr)
 	return NULL;
 }
 
+/* An INST_USDT probe: its arguments from the recipe, the first five
+ * passed and all of them published for the port's argument fetch (when
+ * there is a thread to publish them in: inst_fire's callers, kernels,
+ * make no USDT sites). */
 static void
-trap_fire(const inst_site_t *s, isa_regs_t *regs)
+trap_fire_usdt(const inst_probe_t *p, dtrace_id_t id, const isa_regs_t *regs, inst_thread_t *thr)
+{
+	const inst_args_t *ra = p->ip_args;
+	uint64_t v[INST_ARGS_MAX];
+	const uint64_t *outer;
+	uint32_t outer_n, n, i;
+
+	n = ra != NULL && ra->ia_nargs <= INST_ARGS_MAX ? ra->ia_nargs : 0;
+	for (i = 0; i < INST_ARGS_MAX; i++)
+		v[i] = i < n ? inst_arg_value(&ra->ia_arg[i], regs) : 0;
+	if (thr == NULL) {
+		dtrace_probe(id, v[0], v[1], v[2], v[3], v[4]);
+		return;
+	}
+	outer = thr->it_args;
+	outer_n = thr->it_nargs;
+	thr->it_args = v;
+	thr->it_nargs = n;
+	dtrace_probe(id, v[0], v[1], v[2], v[3], v[4]);
+	thr->it_args = outer;
+	thr->it_nargs = outer_n;
+}
+
+/* Fire the site's enabled probes; true if an is-enabled probe is among
+ * them. */
+static bool
+trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 {
 	uint64_t a[5] = {0, 0, 0, 0, 0};
 	unsigned i, k, n;
+	bool isenabled = false;
 
 	for (i = 0; i < 5 && i < isa_narg_regs; i++)
 		a[i] = regs->r[isa_arg_regs[i]];
@@ -68,10 +102,15 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs)
 			} else if (k == INST_RETURN)
 				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
 					     0);
+			else if (k == INST_USDT)
+				trap_fire_usdt(p, id, regs, thr);
+			else if (k == INST_ISENABLED)
+				isenabled = true;
 			else
 				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
 		}
 	}
+	return isenabled;
 }
 
 int
@@ -84,7 +123,15 @@ inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 
 	if (s == NULL)
 		return INST_TRAP_NONE;
-	trap_fire(s, regs);
+	if (trap_fire(s, regs, thr)) {
+		/* An is-enabled site (DTrace's -G: an instruction that clears
+		 * the return-value register where the compiled code asked
+		 * whether the probe is on): the probe is on, so say so and
+		 * skip it. */
+		regs->r[INST_REG_RETVAL] = 1;
+		regs->r[ISA_REG_PC] = (uint64_t)addr + s->is_insn.pi_len;
+		return INST_TRAP_DONE;
+	}
 	rv = isa_probe_step(&s->is_insn, addr, s->is_tramp, regs, &save, fault_addr);
 	if (rv == ISA_STEP_FAULT)
 		return INST_TRAP_FAULT;
@@ -105,6 +152,18 @@ inst_trap(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr,
 		thr->it_depth = d + 1;
 	}
 	return INST_TRAP_DONE;
+}
+
+const isa_probe_insn_t *
+inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs)
+{
+	inst_site_t *s = trap_site(key, addr);
+
+	if (s == NULL)
+		return NULL;
+	/* (an is-enabled site is a user-space -G site: none here) */
+	(void)trap_fire(s, regs, NULL);
+	return &s->is_insn;
 }
 
 int

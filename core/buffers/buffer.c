@@ -11,7 +11,9 @@
  *     the records it overwrites).
  *   - BUFSNAP/AGGSNAP (fw's control operations, framework lock held):
  *     dtrace_buffer_snapshot(), which swaps a CPU's halves with a cross-call
- *     running dtrace_buffer_switch() on that CPU.
+ *     on that CPU.  Outside probe context nothing here believes a shared
+ *     header: addresses and sizes come from the state's ledger (ledger.c),
+ *     offsets are checked against it before any copy.
  *
  * Invariants:
  *   - Only the owning CPU (in probe context, or in a cross-call on it)
@@ -38,21 +40,27 @@
 
 /* --- Allocation ---------------------------------------------------------- */
 
+/*
+ * Free one CPU's halves as its geometry has them and forget them.  The
+ * shared header is cleared but never read: a traced process could have
+ * pointed it anywhere.
+ */
 static void
-dtrace_buffer_free_one(dtrace_buffer_t *buf)
+dtrace_buffer_free_one(dtrace_buffer_t *buf, dtrace_bufgeom_t *g)
 {
-	if (buf->dtb_xamot != NULL)
-		dtrace_port_free(buf->dtb_xamot, buf->dtb_size);
-	if (buf->dtb_tomax != NULL)
-		dtrace_port_free(buf->dtb_tomax, buf->dtb_size);
+	if (g->dbg_half[1] != NULL)
+		dtrace_port_free(g->dbg_half[1], g->dbg_size);
+	if (g->dbg_half[0] != NULL)
+		dtrace_port_free(g->dbg_half[0], g->dbg_size);
+	memset(g, 0, sizeof(*g));
 	buf->dtb_tomax = NULL;
 	buf->dtb_xamot = NULL;
 	buf->dtb_size = 0;
 }
 
 int
-dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_cpuid_t cpu,
-		    int *factor)
+dtrace_buffer_alloc(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom, size_t size, uint32_t flags,
+		    dtrace_cpuid_t cpu, int *factor)
 {
 	uint32_t ncpus = dtrace_port_ncpus();
 	uint64_t wanted = 0, got = 0;
@@ -65,14 +73,22 @@ dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_c
 
 	for (dtrace_cpuid_t c = 0; c < ncpus; c++) {
 		dtrace_buffer_t *buf = &bufs[c];
+		dtrace_bufgeom_t *g = &geom[c];
+		char *half;
 
 		if (cpu != DTRACE_CPU_ALL && c != cpu)
 			continue;
 		/* A buffer already there (a CPU brought back) keeps its size. */
-		if (buf->dtb_tomax != NULL)
+		if (g->dbg_half[0] != NULL)
 			continue;
-		if ((buf->dtb_tomax = dtrace_port_zalloc(size)) == NULL)
+		if ((half = dtrace_port_zalloc(size)) == NULL)
 			goto err;
+		/* in the ledger at once, so that the error path frees it */
+		g->dbg_half[0] = half;
+		g->dbg_size = size;
+		g->dbg_flags = flags & DTRACEBUF_POLICY;
+		g->dbg_consumed = false;
+		buf->dtb_tomax = half;
 		buf->dtb_size = size;
 		buf->dtb_flags = flags;
 		buf->dtb_offset = 0;
@@ -81,11 +97,14 @@ dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_c
 		buf->dtb_xamot_offset = 0;
 		buf->dtb_xamot_drops = 0;
 		buf->dtb_xamot_errors = 0;
-		if (!(flags & DTRACEBUF_NOSWITCH) &&
-		    (buf->dtb_xamot = dtrace_port_zalloc(size)) == NULL)
-			goto err;
+		if (!(flags & DTRACEBUF_NOSWITCH)) {
+			if ((half = dtrace_port_zalloc(size)) == NULL)
+				goto err;
+			g->dbg_half[1] = half;
+			buf->dtb_xamot = half;
+		}
 		if (flags & DTRACEBUF_AGGREGATION)
-			dtrace_aggbuffer_reset(buf);
+			dtrace_aggbuffer_reset(buf, g->dbg_half[0], size);
 	}
 	return 0;
 
@@ -95,29 +114,28 @@ err:
 	 * can shrink by more than half when memory is much scarcer than asked.
 	 */
 	for (dtrace_cpuid_t c = 0; c < ncpus; c++) {
-		dtrace_buffer_t *buf = &bufs[c];
-
 		if (cpu != DTRACE_CPU_ALL && c != cpu)
 			continue;
 		wanted += 2; /* DTrace counts two halves per CPU even for NOSWITCH */
-		got += (buf->dtb_tomax != NULL) + (buf->dtb_xamot != NULL);
-		dtrace_buffer_free_one(buf);
+		got += (geom[c].dbg_half[0] != NULL) + (geom[c].dbg_half[1] != NULL);
+		dtrace_buffer_free_one(&bufs[c], &geom[c]);
 	}
 	*factor = (int)(wanted / (got > 0 ? got : 1));
 	return DTRACE_ENOMEM;
 }
 
 void
-dtrace_buffer_free(dtrace_buffer_t *bufs)
+dtrace_buffer_free(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom)
 {
-	if (bufs == NULL)
+	if (bufs == NULL || geom == NULL)
 		return;
 	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++)
-		dtrace_buffer_free_one(&bufs[c]);
+		dtrace_buffer_free_one(&bufs[c], &geom[c]);
 }
 
 int
-dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, int which)
+dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom,
+		    int which)
 {
 	dtrace_optval_t *opt = state->dts_options;
 	dtrace_cpuid_t cpu = DTRACE_CPU_ALL;
@@ -169,7 +187,7 @@ dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, int which)
 		if ((uint64_t)size > DTRACE_BUFSIZE_MAX)
 			size = (int64_t)DTRACE_BUFSIZE_MAX & ~(int64_t)7;
 
-		rval = dtrace_buffer_alloc(bufs, (size_t)size, flags, cpu, &factor);
+		rval = dtrace_buffer_alloc(bufs, geom, (size_t)size, flags, cpu, &factor);
 		if (rval != DTRACE_ENOMEM) {
 			if (rval == 0)
 				opt[which] = size;
@@ -190,28 +208,37 @@ dtrace_buffer_array(void)
 }
 
 static void
-dtrace_buffer_array_free(dtrace_buffer_t *bufs)
+dtrace_buffer_array_free(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom)
 {
 	if (bufs == NULL)
 		return;
-	dtrace_buffer_free(bufs);
+	dtrace_buffer_free(bufs, geom);
 	dtrace_port_free(bufs, (size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
 }
 
+/*
+ * Everything the ledger says the state has; the state's shared pointers are
+ * only cleared.  Without a ledger the state never had buffers.
+ */
 void
 dtrace_state_buffers_free(dtrace_state_t *state)
 {
-	dtrace_buffer_array_free(state->dts_buffer);
-	dtrace_buffer_array_free(state->dts_aggbuffer);
+	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
+
+	if (l != NULL) {
+		dtrace_buffer_array_free(l->dl_buffer,
+					 dtrace_ledger_geom(l, DTRACE_LEDGER_PRINCIPAL));
+		dtrace_buffer_array_free(l->dl_aggbuffer, dtrace_ledger_geom(l, DTRACE_LEDGER_AGG));
+		for (int i = 0; i < l->dl_nspec; i++)
+			dtrace_buffer_array_free(l->dl_specbuf[i],
+						 dtrace_ledger_geom(l, DTRACE_LEDGER_SPEC + i));
+		if (l->dl_specs != NULL)
+			dtrace_port_free(l->dl_specs,
+					 (size_t)l->dl_nspec * sizeof(dtrace_speculation_t));
+		dtrace_ledger_destroy(l);
+	}
 	state->dts_buffer = NULL;
 	state->dts_aggbuffer = NULL;
-
-	if (state->dts_speculations != NULL) {
-		for (int i = 0; i < state->dts_nspeculations; i++)
-			dtrace_buffer_array_free(state->dts_speculations[i].dtsp_buffer);
-		dtrace_port_free(state->dts_speculations,
-				 (size_t)state->dts_nspeculations * sizeof(dtrace_speculation_t));
-	}
 	state->dts_speculations = NULL;
 	state->dts_nspeculations = 0;
 }
@@ -221,37 +248,53 @@ dtrace_state_buffers(dtrace_state_t *state)
 {
 	dtrace_optval_t nspec = state->dts_options[DTRACEOPT_NSPEC];
 	int rval = DTRACE_ENOMEM;
+	dtrace_ledger_t *l;
 
 	if (nspec == DTRACEOPT_UNSET)
 		nspec = DTRACE_NSPEC_DEFAULT;
 	if (nspec < 0 || nspec > INT32_MAX)
 		return DTRACE_ENOMEM; /* as DTrace: no such number of speculations */
+	if (dtrace_ledger_lookup(state) != NULL)
+		return DTRACE_EBUSY;
+	if ((l = dtrace_ledger_create(state, dtrace_port_ncpus(), (int)nspec)) == NULL)
+		return DTRACE_ENOMEM;
 
-	if (state->dts_buffer == NULL && (state->dts_buffer = dtrace_buffer_array()) == NULL)
+	/*
+	 * Each array goes into the ledger before the state sees it, so that
+	 * what is freed is always what was allocated.
+	 */
+	if ((l->dl_buffer = dtrace_buffer_array()) == NULL)
 		goto err;
-	if (state->dts_aggbuffer == NULL &&
-	    (state->dts_aggbuffer = dtrace_buffer_array()) == NULL)
+	state->dts_buffer = l->dl_buffer;
+	if ((l->dl_aggbuffer = dtrace_buffer_array()) == NULL)
 		goto err;
+	state->dts_aggbuffer = l->dl_aggbuffer;
 
 	/* The number of speculations is never resized: fail if it cannot be had. */
-	if (state->dts_speculations == NULL && nspec > 0) {
-		state->dts_speculations = dtrace_port_zalloc((size_t)nspec * sizeof(dtrace_speculation_t));
-		if (state->dts_speculations == NULL)
+	if (nspec > 0) {
+		l->dl_specs = dtrace_port_zalloc((size_t)nspec * sizeof(dtrace_speculation_t));
+		if (l->dl_specs == NULL)
 			goto err;
-		state->dts_nspeculations = (int)nspec;
-		for (int i = 0; i < state->dts_nspeculations; i++) {
-			state->dts_speculations[i].dtsp_buffer = dtrace_buffer_array();
-			if (state->dts_speculations[i].dtsp_buffer == NULL)
+		for (int i = 0; i < l->dl_nspec; i++) {
+			if ((l->dl_specbuf[i] = dtrace_buffer_array()) == NULL)
 				goto err;
+			l->dl_specs[i].dtsp_buffer = l->dl_specbuf[i];
 		}
+		state->dts_speculations = l->dl_specs;
+		state->dts_nspeculations = l->dl_nspec;
 	}
 
-	if ((rval = dtrace_state_buffer(state, state->dts_buffer, DTRACEOPT_BUFSIZE)) != 0)
+	rval = dtrace_state_buffer(state, l->dl_buffer,
+				   dtrace_ledger_geom(l, DTRACE_LEDGER_PRINCIPAL), DTRACEOPT_BUFSIZE);
+	if (rval != 0)
 		goto err;
-	if ((rval = dtrace_state_buffer(state, state->dts_aggbuffer, DTRACEOPT_AGGSIZE)) != 0)
+	rval = dtrace_state_buffer(state, l->dl_aggbuffer, dtrace_ledger_geom(l, DTRACE_LEDGER_AGG),
+				   DTRACEOPT_AGGSIZE);
+	if (rval != 0)
 		goto err;
-	for (int i = 0; i < state->dts_nspeculations; i++) {
-		rval = dtrace_state_buffer(state, state->dts_speculations[i].dtsp_buffer,
+	for (int i = 0; i < l->dl_nspec; i++) {
+		rval = dtrace_state_buffer(state, l->dl_specbuf[i],
+					   dtrace_ledger_geom(l, DTRACE_LEDGER_SPEC + i),
 					   DTRACEOPT_SPECSIZE);
 		if (rval != 0)
 			goto err;
@@ -260,40 +303,45 @@ dtrace_state_buffers(dtrace_state_t *state)
 
 err:
 	dtrace_state_buffers_free(state);
-	return rval;
+	return rval != 0 ? rval : DTRACE_ENOMEM;
 }
 
 /* --- Activation ---------------------------------------------------------- */
 
 typedef struct dtrace_buffer_xarg {
-	dtrace_state_t *dbx_state;
+	dtrace_ledger_t *dbx_ledger;
 	dtrace_cpuid_t dbx_cpu;
 } dtrace_buffer_xarg_t;
+
+static void
+dtrace_buffer_activate_here(dtrace_ledger_t *l, dtrace_cpuid_t cpu)
+{
+	if (l == NULL || l->dl_buffer == NULL || cpu >= l->dl_ncpus)
+		return;
+	/* The BEGIN CPU was activated by hand already: clearing again is harmless. */
+	if (dtrace_ledger_geom(l, DTRACE_LEDGER_PRINCIPAL)[cpu].dbg_half[0] != NULL)
+		l->dl_buffer[cpu].dtb_flags &= ~DTRACEBUF_INACTIVE;
+}
 
 static void
 dtrace_buffer_activate_xcall(void *arg)
 {
 	dtrace_buffer_xarg_t *xa = arg;
 
-	dtrace_buffer_activate_cpu(xa->dbx_state, xa->dbx_cpu);
+	dtrace_buffer_activate_here(xa->dbx_ledger, xa->dbx_cpu);
 }
 
 void
 dtrace_buffer_activate_cpu(dtrace_state_t *state, dtrace_cpuid_t cpu)
 {
-	dtrace_buffer_t *buf;
-
-	if (state->dts_buffer == NULL || cpu >= dtrace_port_ncpus())
-		return;
-	buf = &state->dts_buffer[cpu];
-	/* The BEGIN CPU was activated by hand already: clearing again is harmless. */
-	if (buf->dtb_tomax != NULL)
-		buf->dtb_flags &= ~DTRACEBUF_INACTIVE;
+	dtrace_buffer_activate_here(dtrace_ledger_lookup(state), cpu);
 }
 
 void
 dtrace_buffer_activate(dtrace_state_t *state)
 {
+	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
+
 	/*
 	 * One cross-call per CPU, each clearing the flag with that CPU
 	 * exclusive: no CPU can be half-way down a probe's ECB chain when its
@@ -301,7 +349,7 @@ dtrace_buffer_activate(dtrace_state_t *state)
 	 * none of the state's ECBs to recording all of them.
 	 */
 	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++) {
-		dtrace_buffer_xarg_t xa = {state, c};
+		dtrace_buffer_xarg_t xa = {l, c};
 
 		dtrace_port_xcall(c, dtrace_buffer_activate_xcall, &xa);
 	}
@@ -472,46 +520,120 @@ dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align, dtrace_
 
 /* --- Switching and snapshots --------------------------------------------- */
 
-void
-dtrace_buffer_switch(dtrace_buffer_t *buf)
+/*
+ * A switch, run on the buffer's CPU with it exclusive.  Everything the
+ * consumer will use is read from the shared header once, checked against
+ * the ledger and handed back here, in the caller's (private) argument.
+ */
+typedef struct dtrace_buffer_switch_arg {
+	dtrace_buffer_t *dsa_buf;
+	const dtrace_bufgeom_t *dsa_geom;
+	bool dsa_ran;	      /* the port reached the CPU */
+	bool dsa_corrupt;     /* the header failed the check; repaired */
+	char *dsa_data;	      /* the half switched out, and its bytes */
+	uint64_t dsa_size;
+	uint64_t dsa_drops;
+	uint32_t dsa_errors;
+	uint64_t dsa_switched; /* when */
+} dtrace_buffer_switch_arg_t;
+
+static void
+dtrace_buffer_switch_xcall(void *arg)
 {
-	char *tomax = buf->dtb_tomax;
+	dtrace_buffer_switch_arg_t *sa = arg;
+	const dtrace_bufgeom_t *g = sa->dsa_geom;
+	dtrace_buffer_t *buf = sa->dsa_buf, b;
 	uint64_t now = dtrace_port_gethrtime();
 
-	buf->dtb_tomax = buf->dtb_xamot;
-	buf->dtb_xamot = tomax;
-	buf->dtb_xamot_drops = buf->dtb_drops;
-	buf->dtb_xamot_offset = buf->dtb_offset;
-	buf->dtb_xamot_errors = buf->dtb_errors;
-	buf->dtb_xamot_flags = buf->dtb_flags;
+	sa->dsa_ran = true;
+	memcpy(&b, buf, sizeof(b));
+	if (!dtrace_bufgeom_check(g, &b)) {
+		dtrace_bufgeom_repair(g, buf);
+		sa->dsa_corrupt = true;
+		return;
+	}
+	sa->dsa_data = b.dtb_tomax;
+	sa->dsa_size = b.dtb_offset;
+	sa->dsa_drops = b.dtb_drops;
+	sa->dsa_errors = b.dtb_errors;
+	sa->dsa_switched = now;
+
+	buf->dtb_tomax = b.dtb_xamot;
+	buf->dtb_xamot = b.dtb_tomax;
+	buf->dtb_size = b.dtb_size;
+	buf->dtb_xamot_drops = b.dtb_drops;
+	buf->dtb_xamot_offset = b.dtb_offset;
+	buf->dtb_xamot_errors = b.dtb_errors;
+	buf->dtb_xamot_flags = b.dtb_flags;
 	buf->dtb_offset = 0;
 	buf->dtb_drops = 0;
 	buf->dtb_errors = 0;
-	buf->dtb_flags &= ~DTRACEBUF_DROPPED;
-	buf->dtb_interval = now - buf->dtb_switched;
+	buf->dtb_flags = b.dtb_flags & ~(uint32_t)DTRACEBUF_DROPPED;
+	buf->dtb_interval = now - b.dtb_switched;
 	buf->dtb_switched = now;
-	if (buf->dtb_flags & DTRACEBUF_AGGREGATION)
-		dtrace_aggbuffer_reset(buf);
+	if (g->dbg_flags & DTRACEBUF_AGGREGATION)
+		dtrace_aggbuffer_reset(buf, b.dtb_xamot, b.dtb_size);
 }
 
 /*
  * A wrapped ring buffer may hold a gap between the newest record and the
  * oldest (alignment, or a reservation that was never committed): zero it so
- * that the consumer reads it as EPIDNONE padding.
+ * that the consumer reads it as EPIDNONE padding.  `b` is the checked copy
+ * of the header: its offsets lie within the buffer.
  */
 static void
-dtrace_buffer_polish(dtrace_buffer_t *buf)
+dtrace_buffer_polish(const dtrace_buffer_t *b)
 {
-	uint64_t offs = buf->dtb_offset, oldest = buf->dtb_xamot_offset;
+	uint64_t offs = b->dtb_offset, oldest = b->dtb_xamot_offset;
 
-	if (!(buf->dtb_flags & DTRACEBUF_WRAPPED))
+	if (!(b->dtb_flags & DTRACEBUF_WRAPPED))
 		return;
 	if (offs < oldest)
-		memset(buf->dtb_tomax + offs, 0, oldest - offs);
+		memset(b->dtb_tomax + offs, 0, oldest - offs);
 	if (offs > oldest) {
-		memset(buf->dtb_tomax + offs, 0, buf->dtb_size - offs);
-		memset(buf->dtb_tomax, 0, oldest);
+		memset(b->dtb_tomax + offs, 0, b->dtb_size - offs);
+		memset(b->dtb_tomax, 0, oldest);
 	}
+}
+
+/* Ring and fill buffers: read in place once the state has stopped. */
+static int
+dtrace_buffer_snapshot_stopped(dtrace_state_t *state, dtrace_buffer_t *buf, dtrace_bufgeom_t *g,
+			       dtrace_bufdesc_t *desc, dtrace_buffer_copyout_t copyout, void *ctx)
+{
+	dtrace_buffer_t b;
+	uint64_t sz;
+
+	/* Probes could still be writing it before. */
+	if (state->dts_activity != DTRACE_ACTIVITY_STOPPED)
+		return DTRACE_EBUSY;
+	if (g->dbg_consumed) {
+		desc->dtbd_size = 0;
+		desc->dtbd_drops = 0;
+		desc->dtbd_errors = 0;
+		desc->dtbd_oldest = 0;
+		return 0;
+	}
+	memcpy(&b, buf, sizeof(b));
+	if (!dtrace_bufgeom_check(g, &b)) {
+		dtrace_bufgeom_repair(g, buf);
+		g->dbg_consumed = true;
+		return DTRACE_EBADMSG;
+	}
+	sz = (b.dtb_flags & DTRACEBUF_WRAPPED) ? b.dtb_size : b.dtb_offset;
+	if (desc->dtbd_size != 0 && desc->dtbd_size < sz)
+		return DTRACE_ENOSPC;
+	dtrace_buffer_polish(&b);
+	if (sz != 0 && copyout(ctx, b.dtb_tomax, (uintptr_t)desc->dtbd_data, sz) != 0)
+		return DTRACE_EFAULT;
+	desc->dtbd_size = sz;
+	desc->dtbd_drops = b.dtb_drops;
+	desc->dtbd_errors = b.dtb_errors;
+	desc->dtbd_oldest = b.dtb_xamot_offset;
+	desc->dtbd_timestamp = dtrace_port_gethrtime();
+	g->dbg_consumed = true;
+	buf->dtb_flags |= DTRACEBUF_CONSUMED;
+	return 0;
 }
 
 static int
@@ -530,69 +652,56 @@ dtrace_buffer_snapshot(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufd
 
 int
 dtrace_buffer_snapshot_copy(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufdesc_t *desc,
-			    int (*copyout)(void *ctx, const void *src, uintptr_t dst, size_t len),
-			    void *ctx)
+			    dtrace_buffer_copyout_t copyout, void *ctx)
 {
-	dtrace_buffer_t *buf;
-	char *cached;
+	dtrace_buffer_switch_arg_t sa;
+	dtrace_ledger_t *l;
+	dtrace_bufgeom_t *g;
 
 	if (desc->dtbd_cpu >= dtrace_port_ncpus())
 		return DTRACE_EINVAL;
-	if (bufs == NULL)
+	if (bufs == NULL || (l = dtrace_ledger_lookup(state)) == NULL)
 		return DTRACE_ENOENT;
-	buf = &bufs[desc->dtbd_cpu];
-
-	if (buf->dtb_flags & (DTRACEBUF_RING | DTRACEBUF_FILL)) {
-		uint64_t sz = buf->dtb_offset;
-
-		/* Read in place, so only once probes can no longer write. */
-		if (state->dts_activity != DTRACE_ACTIVITY_STOPPED)
-			return DTRACE_EBUSY;
-		if (buf->dtb_flags & DTRACEBUF_CONSUMED) {
-			desc->dtbd_size = 0;
-			desc->dtbd_drops = 0;
-			desc->dtbd_errors = 0;
-			desc->dtbd_oldest = 0;
-			return 0;
-		}
-		if (buf->dtb_flags & DTRACEBUF_WRAPPED)
-			sz = buf->dtb_size;
-		if (desc->dtbd_size != 0 && desc->dtbd_size < sz)
-			return DTRACE_ENOSPC;
-		if (buf->dtb_flags & DTRACEBUF_WRAPPED)
-			dtrace_buffer_polish(buf);
-		if (sz != 0 && copyout(ctx, buf->dtb_tomax, (uintptr_t)desc->dtbd_data, sz) != 0)
-			return DTRACE_EFAULT;
-		desc->dtbd_size = sz;
-		desc->dtbd_drops = buf->dtb_drops;
-		desc->dtbd_errors = buf->dtb_errors;
-		desc->dtbd_oldest = buf->dtb_xamot_offset;
-		desc->dtbd_timestamp = dtrace_port_gethrtime();
-		buf->dtb_flags |= DTRACEBUF_CONSUMED;
-		return 0;
-	}
-
-	if (buf->dtb_tomax == NULL || buf->dtb_xamot == NULL)
+	if (desc->dtbd_cpu >= l->dl_ncpus)
+		return DTRACE_EINVAL;
+	if (bufs == l->dl_buffer)
+		g = &dtrace_ledger_geom(l, DTRACE_LEDGER_PRINCIPAL)[desc->dtbd_cpu];
+	else if (bufs == l->dl_aggbuffer)
+		g = &dtrace_ledger_geom(l, DTRACE_LEDGER_AGG)[desc->dtbd_cpu];
+	else
+		return DTRACE_EINVAL;
+	if (g->dbg_size == 0)
 		return DTRACE_ENOENT;
-	if (desc->dtbd_size != 0 && desc->dtbd_size < buf->dtb_size)
+
+	/* The policy is the one allocated, whatever the shared flags say. */
+	if (g->dbg_flags & (DTRACEBUF_RING | DTRACEBUF_FILL))
+		return dtrace_buffer_snapshot_stopped(state, &bufs[desc->dtbd_cpu], g, desc, copyout,
+						      ctx);
+
+	if (g->dbg_half[1] == NULL)
+		return DTRACE_ENOENT;
+	if (desc->dtbd_size != 0 && desc->dtbd_size < g->dbg_size)
 		return DTRACE_ENOSPC;
 
-	cached = buf->dtb_tomax;
-	dtrace_port_xcall(desc->dtbd_cpu, (dtrace_xcall_fn_t)dtrace_buffer_switch, buf);
-	state->dts_errors += buf->dtb_xamot_errors;
+	memset(&sa, 0, sizeof(sa));
+	sa.dsa_buf = &bufs[desc->dtbd_cpu];
+	sa.dsa_geom = g;
+	dtrace_port_xcall(desc->dtbd_cpu, dtrace_buffer_switch_xcall, &sa);
 	/* A CPU the port could not reach did not switch: nothing to read. */
-	if (buf->dtb_tomax == cached)
+	if (!sa.dsa_ran)
 		return DTRACE_ENOENT;
+	if (sa.dsa_corrupt)
+		return DTRACE_EBADMSG;
+	state->dts_errors += sa.dsa_errors;
 
-	/* switched already: like DTrace, a fault here loses this snapshot */
-	if (buf->dtb_xamot_offset != 0 &&
-	    copyout(ctx, buf->dtb_xamot, (uintptr_t)desc->dtbd_data, buf->dtb_xamot_offset) != 0)
+	if (sa.dsa_size != 0 &&
+	    copyout(ctx, sa.dsa_data, (uintptr_t)desc->dtbd_data, sa.dsa_size) != 0)
 		return DTRACE_EFAULT;
-	desc->dtbd_size = buf->dtb_xamot_offset;
-	desc->dtbd_drops = buf->dtb_xamot_drops;
-	desc->dtbd_errors = buf->dtb_xamot_errors;
+	desc->dtbd_size = sa.dsa_size;
+	desc->dtbd_drops = sa.dsa_drops;
+	desc->dtbd_errors = sa.dsa_errors;
 	desc->dtbd_oldest = 0;
-	desc->dtbd_timestamp = buf->dtb_switched;
+	desc->dtbd_timestamp = sa.dsa_switched;
 	return 0;
 }
 
@@ -614,21 +723,21 @@ dtrace_buffer_snapshot_copy(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace
  * by every switch, with the CPU exclusive; never in probe context.
  */
 void
-dtrace_aggbuffer_reset(dtrace_buffer_t *buf)
+dtrace_aggbuffer_reset(dtrace_buffer_t *buf, char *tomax, uint64_t size)
 {
 	uint64_t nbuckets = 2;
 
-	while (nbuckets * 2 <= buf->dtb_size / 64 && nbuckets < ((uint64_t)1 << 30))
+	while (nbuckets * 2 <= size / 64 && nbuckets < ((uint64_t)1 << 30))
 		nbuckets *= 2;
 	buf->dtb_agg_nkeys = 0;
-	if (buf->dtb_tomax == NULL || nbuckets * sizeof(uint32_t) > buf->dtb_size) {
+	if (tomax == NULL || nbuckets * sizeof(uint32_t) > size) {
 		buf->dtb_agg_hashmask = 0;
-		buf->dtb_agg_hash = buf->dtb_size;
+		buf->dtb_agg_hash = size;
 		buf->dtb_agg_free = 0; /* nothing fits: every new key drops */
 		return;
 	}
 	buf->dtb_agg_hashmask = (uint32_t)(nbuckets - 1);
-	buf->dtb_agg_hash = buf->dtb_size - nbuckets * sizeof(uint32_t);
+	buf->dtb_agg_hash = size - nbuckets * sizeof(uint32_t);
 	buf->dtb_agg_free = buf->dtb_agg_hash;
-	memset(buf->dtb_tomax + buf->dtb_agg_hash, 0, nbuckets * sizeof(uint32_t));
+	memset(tomax + buf->dtb_agg_hash, 0, nbuckets * sizeof(uint32_t));
 }

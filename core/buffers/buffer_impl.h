@@ -40,6 +40,7 @@ struct dtrace_state;
 struct dtrace_mstate;
 struct dtrace_action;
 struct dtrace_ecb;
+struct dtrace_bufgeom;
 
 #define DTRACEBUF_RING 0x0001	     /* ring policy */
 #define DTRACEBUF_FILL 0x0002	     /* fill policy */
@@ -83,16 +84,18 @@ typedef struct dtrace_buffer {
 
 /*
  * Allocate both halves (one for NOSWITCH) of `size` bytes for every CPU, or
- * only for `cpu` unless it is DTRACE_CPU_ALL, in the per-CPU array `bufs`.
- * All or nothing: on ENOMEM everything allocated here is freed and *factor
- * says how far short the allocation fell (halves wanted / halves obtained),
- * which the caller uses to shrink the next try.  EINVAL: no such CPU.
- * probe context: no.
+ * only for `cpu` unless it is DTRACE_CPU_ALL, in the per-CPU array `bufs`,
+ * writing each CPU's geometry into `geom` (the array's per-CPU entries in
+ * the state's ledger).  All or nothing: on ENOMEM everything allocated here
+ * is freed and *factor says how far short the allocation fell (halves
+ * wanted / halves obtained), which the caller uses to shrink the next try.
+ * EINVAL: no such CPU.  probe context: no.
  */
-int dtrace_buffer_alloc(dtrace_buffer_t *bufs, size_t size, uint32_t flags, dtrace_cpuid_t cpu,
-			int *factor);
-/* Free every CPU's halves (the array itself stays).  probe context: no. */
-void dtrace_buffer_free(dtrace_buffer_t *bufs);
+int dtrace_buffer_alloc(dtrace_buffer_t *bufs, struct dtrace_bufgeom *geom, size_t size,
+			uint32_t flags, dtrace_cpuid_t cpu, int *factor);
+/* Free every CPU's halves as `geom` records them (the arrays stay); the
+ * shared headers are cleared, never believed.  probe context: no. */
+void dtrace_buffer_free(dtrace_buffer_t *bufs, struct dtrace_bufgeom *geom);
 
 /*
  * Allocate one kind of buffer for the state by option `which`
@@ -103,22 +106,25 @@ void dtrace_buffer_free(dtrace_buffer_t *bufs);
  * bytes; with bufresize=manual ENOMEM is returned at once.  The size that
  * fit is written back to the option.  probe context: no.
  */
-int dtrace_state_buffer(struct dtrace_state *state, dtrace_buffer_t *bufs, int which);
+int dtrace_state_buffer(struct dtrace_state *state, dtrace_buffer_t *bufs,
+			struct dtrace_bufgeom *geom, int which);
 
 /*
  * All of GO's buffer work, after fw has applied DTrace's option rules
  * (AGGSIZE 0 without aggregations, SPECSIZE 0 without speculate(), the
- * ENOSPC minimum checks) and set dts_reserve: allocates the per-CPU arrays
- * dts_buffer and dts_aggbuffer when still NULL, nspec speculations
- * (dts_speculations, dts_nspeculations) with their per-CPU arrays, then the
- * principal, aggregation and speculation buffers.  Principal buffers start
- * DTRACEBUF_INACTIVE.  On failure everything is freed again.  Returns 0,
- * ENOMEM, E2BIG (the reserve does not fit) or EINVAL (bad cpu option).
- * probe context: no.
+ * ENOSPC minimum checks) and set dts_reserve: creates the state's ledger,
+ * allocates the per-CPU arrays dts_buffer and dts_aggbuffer, nspec
+ * speculations (dts_speculations, dts_nspeculations) with their per-CPU
+ * arrays, then the principal, aggregation and speculation buffers, each
+ * written down in the ledger.  Principal buffers start DTRACEBUF_INACTIVE.
+ * On failure everything is freed again.  Returns 0, ENOMEM, E2BIG (the
+ * reserve does not fit), EINVAL (bad cpu option) or EBUSY (the state has
+ * buffers already).  probe context: no.
  */
 int dtrace_state_buffers(struct dtrace_state *state);
-/* Free every buffer, the speculations and the per-CPU arrays of the state;
- * no probe may still be using them (after dtrace_sync).  probe context: no. */
+/* Free every buffer, the speculations and the per-CPU arrays of the state
+ * as its ledger records them, and the ledger; no probe may still be using
+ * them (after dtrace_sync).  probe context: no. */
 void dtrace_state_buffers_free(struct dtrace_state *state);
 
 /*
@@ -146,14 +152,6 @@ dtrace_buffer_drop(dtrace_buffer_t *buf)
 	buf->dtb_drops++;
 }
 
-/*
- * Swap the active and inactive halves, saving the active half's offset,
- * drops and errors for the consumer.  Run on the buffer's CPU by
- * dtrace_port_xcall(cpu, (dtrace_xcall_fn_t)dtrace_buffer_switch, buf).
- * Aggregation buffers get a fresh, empty key index.  probe context: no.
- */
-void dtrace_buffer_switch(dtrace_buffer_t *buf);
-
 /* Clear DTRACEBUF_INACTIVE on every CPU's principal buffer, each by a
  * cross-call on its CPU (GO, after BEGIN).  probe context: no. */
 void dtrace_buffer_activate(struct dtrace_state *state);
@@ -163,8 +161,8 @@ void dtrace_buffer_activate_cpu(struct dtrace_state *state, dtrace_cpuid_t cpu);
 
 /*
  * DTRACE_CTL_BUFSNAP and DTRACE_CTL_AGGSNAP, with the framework lock held:
- * `bufs` is state->dts_buffer or state->dts_aggbuffer, desc->dtbd_cpu names
- * the CPU.  As in DTrace, dtbd_data must have room for a whole buffer (the
+ * `bufs` is the state's principal or aggregation array as its ledger has
+ * it (dtrace_state_bufarray), desc->dtbd_cpu names the CPU.  As in DTrace, dtbd_data must have room for a whole buffer (the
  * size option's value as GO settled it), and a dtbd_size of 0 on entry means
  * just that.  A non-zero dtbd_size is taken as the room (DTrace ignores it
  * and would copy past it): a ring or fill buffer whose data exceeds it, or a
@@ -176,8 +174,18 @@ void dtrace_buffer_activate_cpu(struct dtrace_state *state, dtrace_cpuid_t cpu);
  * drops, errors, oldest and timestamp exactly as DTrace: for a switched
  * buffer timestamp is the time of the switch and oldest is 0; for a ring,
  * oldest is the offset of the oldest record.  Errors of a switched buffer are
- * added to state->dts_errors.  Returns 0, EINVAL (no such CPU), ENOENT (no
- * buffer on that CPU), EBUSY or ENOSPC.  probe context: no.
+ * added to state->dts_errors.
+ *
+ * Switch and aggregation buffers are switched by
+ * a cross-call that reads the CPU's header once, checks it against the
+ * ledger and swaps in the other half the ledger knows; what is copied out
+ * is the half and the length that check accepted, never more than the
+ * buffer.  A header that fails the check (an active half the core never
+ * allocated, an offset past the end or off the 4-byte grid, a ring's oldest
+ * offset beyond its data) is corrupt: the buffer is repaired to an empty one
+ * and DTRACE_EBADMSG returned, nothing copied.  Returns 0, EINVAL (no such
+ * CPU or not the state's array), ENOENT (no buffer on that CPU), EBUSY,
+ * ENOSPC or EBADMSG.  probe context: no.
  */
 int dtrace_buffer_snapshot(struct dtrace_state *state, dtrace_buffer_t *bufs,
 			   dtrace_bufdesc_t *desc);
@@ -189,11 +197,9 @@ int dtrace_buffer_snapshot(struct dtrace_state *state, dtrace_buffer_t *bufs,
  * copyout returns 0 or non-zero for a fault, which fails the snapshot with
  * EFAULT; a ring or fill buffer is then not marked consumed.
  */
+typedef int (*dtrace_buffer_copyout_t)(void *ctx, const void *src, uintptr_t dst, size_t len);
 int dtrace_buffer_snapshot_copy(struct dtrace_state *state, dtrace_buffer_t *bufs,
-				dtrace_bufdesc_t *desc,
-				int (*copyout)(void *ctx, const void *src, uintptr_t dst,
-					       size_t len),
-				void *ctx);
+				dtrace_bufdesc_t *desc, dtrace_buffer_copyout_t copyout, void *ctx);
 
 /*
  * DTRACE_CTL_STATUS, the buffers' part: counts fill buffers that filled
@@ -244,10 +250,12 @@ void dtrace_buffer_status(struct dtrace_state *state, dtrace_status_t *st);
 typedef struct dtrace_aggregation dtrace_aggregation_t;
 
 /*
- * Give an aggregation buffer's active half an empty key index (at
- * allocation and by every switch; the CPU is exclusive).  probe context: no.
+ * Give an aggregation buffer's active half, `tomax` of `size` bytes, an
+ * empty key index (at allocation, by every switch and by a repair, with the
+ * CPU exclusive; the caller passes the geometry it trusts).  probe context:
+ * no.
  */
-void dtrace_aggbuffer_reset(dtrace_buffer_t *buf);
+void dtrace_aggbuffer_reset(dtrace_buffer_t *buf, char *tomax, uint64_t size);
 
 /*
  * Aggregate: the key tuple was recorded at dbuf->dtb_tomax + offset +
@@ -319,11 +327,11 @@ int dtrace_aggregate_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t h
 
 typedef uint32_t dtrace_specid_t; /* 1..nspec; 0 is "no speculation" */
 
-typedef struct dtrace_speculation {
+/* dtrace_speculation_t: typedef'd once, in dtrace_impl.h */
+struct dtrace_speculation {
 	volatile uint32_t dtsp_state; /* DTRACESPEC_* */
-	int dtsp_cleaning;	      /* being cleaned (cleaner only) */
 	dtrace_buffer_t *dtsp_buffer; /* per CPU */
-} dtrace_speculation_t;
+};
 
 /*
  * speculation(): take an INACTIVE speculation, make it ACTIVE and return its
@@ -361,8 +369,122 @@ void dtrace_speculation_discard(struct dtrace_state *state, dtrace_cpuid_t cpu,
 /*
  * The cleaner (fw calls it from the state's cleanrate timer): for every
  * speculation COMMITTINGMANY or DISCARDING, finish the work on every CPU by
- * cross-calls and return it to INACTIVE.  probe context: no.
+ * cross-calls and return it to INACTIVE.  It works from the state's ledger
+ * (none: nothing to do): a state word that is no state at all is taken for
+ * DISCARDING, and a CPU's part is copied only when both its header and the
+ * principal buffer's pass dtrace_bufgeom_check() -- read once, copied from
+ * and to private copies -- else it is dropped and counted in the
+ * speculation drops STATUS reports.  FRAMEWORK held, or the timer through
+ * dtrace_speculation_clean_ledger().  probe context: no.
  */
 void dtrace_speculation_clean(struct dtrace_state *state);
+
+/* ------------------------------------------------------------------------
+ * The ledger (ledger.c)
+ * ------------------------------------------------------------------------
+ *
+ * Buffers, their dtrace_buffer_t headers and the speculations live in the
+ * port's shared memory, which on the Linux host every traced process maps
+ * and can write at will.  Probe context writes offsets, drops, flags, key
+ * indexes and speculation states there; a traced process can write anything
+ * else too.  The consumer's side of the core (the control operations, the
+ * cleaner, GO and close) therefore never takes a buffer's address or size
+ * from there: at GO it writes down, in private memory
+ * (dtrace_port_zalloc_private), where each per-CPU array, each half and
+ * each speculation is and how big, and checks every value it reads from
+ * shared memory against that record, reading each value once.  Probe
+ * context does not use the ledger and costs what it did.
+ *
+ * One ledger per state that has buffers, found by the state's address (the
+ * consumer's own pointer; what it points at is shared), created by
+ * dtrace_state_buffers() and destroyed by dtrace_state_buffers_free().
+ * Lookups and changes happen with FRAMEWORK held (or in a single-threaded
+ * test); the cleaner timer is handed its state's ledger instead of looking
+ * it up.
+ */
+
+/* One CPU's buffer as the core allocated it. */
+typedef struct dtrace_bufgeom {
+	char *dbg_half[2];  /* [0]: the first active half; [1]: the other, NULL if NOSWITCH */
+	uint64_t dbg_size;  /* bytes in each half; 0: no buffer on this CPU */
+	uint32_t dbg_flags; /* the policy it was allocated with: DTRACEBUF_RING, FILL,
+			       NOSWITCH, AGGREGATION */
+	bool dbg_consumed;  /* ring and fill: the one snapshot after STOP was taken */
+} dtrace_bufgeom_t;
+
+/* The policy bits of dtb_flags, fixed at allocation. */
+#define DTRACEBUF_POLICY                                                                           \
+	(DTRACEBUF_RING | DTRACEBUF_FILL | DTRACEBUF_NOSWITCH | DTRACEBUF_AGGREGATION)
+
+typedef struct dtrace_ledger {
+	struct dtrace_state *dl_state;
+	uint32_t dl_ncpus;
+	int dl_nspec;
+	size_t dl_size;			   /* bytes of this block */
+	dtrace_buffer_t *dl_buffer;	   /* the per-CPU arrays as allocated */
+	dtrace_buffer_t *dl_aggbuffer;
+	dtrace_speculation_t *dl_specs;	   /* dl_nspec speculations */
+	dtrace_buffer_t **dl_specbuf;	   /* each speculation's per-CPU array */
+	uint8_t *dl_cleaning;		   /* per speculation: marked by this cleaning round */
+	dtrace_bufgeom_t *dl_geom;	   /* (2 + dl_nspec) x dl_ncpus, see dtrace_ledger_geom */
+	struct dtrace_ledger *dl_next;
+} dtrace_ledger_t;
+
+/* Which array of a ledger: the principal buffers, the aggregation buffers,
+ * or DTRACE_LEDGER_SPEC + i for speculation i (0-based). */
+#define DTRACE_LEDGER_PRINCIPAL 0
+#define DTRACE_LEDGER_AGG 1
+#define DTRACE_LEDGER_SPEC 2
+
+/*
+ * A new, registered ledger for `state` with room for nspec speculations on
+ * ncpus CPUs, every geometry empty; NULL when private memory is short.
+ * probe context: no.
+ */
+dtrace_ledger_t *dtrace_ledger_create(struct dtrace_state *state, uint32_t ncpus, int nspec);
+/* Unregister and free it.  probe context: no. */
+void dtrace_ledger_destroy(dtrace_ledger_t *l);
+/* The ledger of `state`, or NULL (no buffers: before GO).  probe context: no. */
+dtrace_ledger_t *dtrace_ledger_lookup(const struct dtrace_state *state);
+
+/* The per-CPU geometries of one array (DTRACE_LEDGER_*). */
+static inline dtrace_bufgeom_t *
+dtrace_ledger_geom(const dtrace_ledger_t *l, int which)
+{
+	return &l->dl_geom[(size_t)which * l->dl_ncpus];
+}
+
+/*
+ * Check a copy of a buffer's header (`copy`, read from shared memory once)
+ * against its geometry and make the copy trustworthy: the halves, size and
+ * policy come from `g`, and the offsets read must lie within the buffer on
+ * 4-byte boundaries (the ring's oldest offset too, while it has wrapped).
+ * Returns false -- the header is corrupt -- when the active half is not one
+ * the core allocated (for a ring or fill buffer: not the first) or an
+ * offset is out of bounds; `copy` is then unusable.  probe context: no.
+ */
+bool dtrace_bufgeom_check(const dtrace_bufgeom_t *g, dtrace_buffer_t *copy);
+
+/*
+ * Put a corrupt buffer back to a clean, empty state from its geometry: the
+ * first half active, nothing recorded, no drops pending; INACTIVE and the
+ * speculation drop count (dtb_xamot_drops) kept.  Run with the buffer's CPU
+ * exclusive.  probe context: no.
+ */
+void dtrace_bufgeom_repair(const dtrace_bufgeom_t *g, dtrace_buffer_t *buf);
+
+/*
+ * The state's per-CPU array for DTRACEOPT_BUFSIZE (principal) or
+ * DTRACEOPT_AGGSIZE (aggregation) as GO allocated it, whatever the state's
+ * shared fields now say; NULL without buffers.  FRAMEWORK held.
+ * probe context: no.
+ */
+dtrace_buffer_t *dtrace_state_bufarray(const struct dtrace_state *state, int which);
+
+/*
+ * dtrace_speculation_clean() for the state whose ledger this is: the
+ * cleaner timer's argument.  probe context: no.
+ */
+void dtrace_speculation_clean_ledger(dtrace_ledger_t *l);
 
 #endif /* DTRACE_CORE_BUFFER_IMPL_H */

@@ -227,77 +227,142 @@ dtrace_speculation_discard(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spe
 /* --- The cleaner ---------------------------------------------------------- */
 
 typedef struct dtrace_spec_xarg {
-	dtrace_state_t *dsx_state;
+	dtrace_ledger_t *dsx_ledger;
 	dtrace_cpuid_t dsx_cpu;
 } dtrace_spec_xarg_t;
+
+/*
+ * The cleaner's commit of one CPU's part (the CPU exclusive): what commit()
+ * does for a COMMITTINGMANY speculation, on private copies of both headers
+ * that the ledger has checked, so that a header a traced process rewrote
+ * turns the copy into a counted drop rather than a copy from or to the wrong
+ * place.  Only the results go back to shared memory.
+ */
+static void
+dtrace_speculation_clean_commit(dtrace_state_t *state, dtrace_buffer_t *src,
+				const dtrace_bufgeom_t *gs, dtrace_buffer_t *dest,
+				const dtrace_bufgeom_t *gd)
+{
+	dtrace_buffer_t s, d;
+
+	memcpy(&s, src, sizeof(s));
+	memcpy(&d, dest, sizeof(d));
+	if (!dtrace_bufgeom_check(gs, &s)) {
+		/* The records cannot be trusted: dropped, as committed data
+		 * that does not fit is, and the header made whole again. */
+		dtrace_bufgeom_repair(gs, src);
+		src->dtb_xamot_drops++;
+		return;
+	}
+	if (!dtrace_bufgeom_check(gd, &d)) {
+		/* They cannot go where they belong; the principal buffer's
+		 * next snapshot reports its header. */
+		src->dtb_offset = 0;
+		src->dtb_drops = 0;
+		src->dtb_xamot_drops++;
+		return;
+	}
+	dtrace_speculation_copy(state, &s, &d);
+	dest->dtb_offset = d.dtb_offset;
+	dest->dtb_drops = d.dtb_drops;
+	dest->dtb_flags = d.dtb_flags;
+	dest->dtb_xamot_offset = d.dtb_xamot_offset;
+	src->dtb_offset = 0;
+	src->dtb_xamot_drops += s.dtb_drops;
+	src->dtb_drops = 0;
+}
 
 /* On one CPU, exclusive: finish its part of committing and discarding. */
 static void
 dtrace_speculation_clean_here(void *arg)
 {
 	dtrace_spec_xarg_t *xa = arg;
-	dtrace_state_t *state = xa->dsx_state;
+	dtrace_ledger_t *l = xa->dsx_ledger;
 	dtrace_cpuid_t cpu = xa->dsx_cpu;
+	const dtrace_bufgeom_t *gd;
 
-	if (state->dts_buffer == NULL || state->dts_buffer[cpu].dtb_tomax == NULL)
+	if (l->dl_buffer == NULL || cpu >= l->dl_ncpus)
 		return;
-	for (int i = 0; i < state->dts_nspeculations; i++) {
-		dtrace_speculation_t *spec = &state->dts_speculations[i];
-		dtrace_buffer_t *src = &spec->dtsp_buffer[cpu];
+	gd = &dtrace_ledger_geom(l, DTRACE_LEDGER_PRINCIPAL)[cpu];
+	if (gd->dbg_size == 0)
+		return;
+	for (int i = 0; i < l->dl_nspec; i++) {
+		dtrace_speculation_t *spec = &l->dl_specs[i];
+		const dtrace_bufgeom_t *gs = &dtrace_ledger_geom(l, DTRACE_LEDGER_SPEC + i)[cpu];
+		dtrace_buffer_t *src = &l->dl_specbuf[i][cpu];
 		uint32_t current = dtrace_load_acquire32(&spec->dtsp_state);
 
-		if (src->dtb_tomax == NULL)
+		if (gs->dbg_size == 0)
 			continue;
 		if (current == DTRACESPEC_DISCARDING) {
 			src->dtb_offset = 0;
 			continue;
 		}
 		if (current == DTRACESPEC_COMMITTINGMANY && src->dtb_offset != 0)
-			dtrace_speculation_commit(state, cpu, (dtrace_specid_t)(i + 1));
+			dtrace_speculation_clean_commit(l->dl_state, src, gs, &l->dl_buffer[cpu], gd);
 	}
 }
 
 void
-dtrace_speculation_clean(dtrace_state_t *state)
+dtrace_speculation_clean_ledger(dtrace_ledger_t *l)
 {
 	int work = 0;
 
-	if (state->dts_speculations == NULL)
+	if (l->dl_specs == NULL)
 		return;
-	for (int i = 0; i < state->dts_nspeculations; i++) {
-		dtrace_speculation_t *spec = &state->dts_speculations[i];
+	for (int i = 0; i < l->dl_nspec; i++) {
+		dtrace_speculation_t *spec = &l->dl_specs[i];
 		uint32_t current = dtrace_load_acquire32(&spec->dtsp_state);
 
+		/*
+		 * No state at all: a traced process wrote it.  Discarding is the
+		 * way back to INACTIVE that keeps nothing of what it holds.
+		 */
+		if (current > DTRACESPEC_DISCARDING) {
+			if (dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_DISCARDING) != current)
+				continue;
+			current = DTRACESPEC_DISCARDING;
+		}
 		if (current != DTRACESPEC_DISCARDING && current != DTRACESPEC_COMMITTINGMANY)
 			continue;
 		/*
 		 * Only these are finished below: one that reaches those states
 		 * after this point waits for the next round, since a CPU may
-		 * still be adding to it before the cross-calls pass.
+		 * still be adding to it before the cross-calls pass.  The marks
+		 * are the ledger's, out of the traced processes' reach.
 		 */
-		spec->dtsp_cleaning = 1;
+		l->dl_cleaning[i] = 1;
 		work++;
 	}
 	if (work == 0)
 		return;
 
 	for (dtrace_cpuid_t c = 0; c < dtrace_port_ncpus(); c++) {
-		dtrace_spec_xarg_t xa = {state, c};
+		dtrace_spec_xarg_t xa = {l, c};
 
 		dtrace_port_xcall(c, dtrace_speculation_clean_here, &xa);
 	}
 
 	/* Every CPU has copied or emptied its part: the speculations are free. */
-	for (int i = 0; i < state->dts_nspeculations; i++) {
-		dtrace_speculation_t *spec = &state->dts_speculations[i];
+	for (int i = 0; i < l->dl_nspec; i++) {
+		dtrace_speculation_t *spec = &l->dl_specs[i];
 		uint32_t current;
 
-		if (!spec->dtsp_cleaning)
+		if (!l->dl_cleaning[i])
 			continue;
 		current = dtrace_load_acquire32(&spec->dtsp_state);
 		(void)dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_INACTIVE);
-		spec->dtsp_cleaning = 0;
+		l->dl_cleaning[i] = 0;
 	}
+}
+
+void
+dtrace_speculation_clean(dtrace_state_t *state)
+{
+	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
+
+	if (l != NULL)
+		dtrace_speculation_clean_ledger(l);
 }
 
 /* --- STATUS ---------------------------------------------------------------- */
@@ -305,18 +370,21 @@ dtrace_speculation_clean(dtrace_state_t *state)
 void
 dtrace_buffer_status(dtrace_state_t *state, dtrace_status_t *st)
 {
-	uint32_t ncpus = dtrace_port_ncpus();
+	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
 
-	for (dtrace_cpuid_t c = 0; c < ncpus && state->dts_buffer != NULL; c++) {
-		if (state->dts_buffer[c].dtb_flags & DTRACEBUF_FULL)
-			st->dtst_filled++;
-		st->dtst_errors += state->dts_buffer[c].dtb_errors;
-	}
 	st->dtst_specdrops = 0;
-	for (int i = 0; i < state->dts_nspeculations && state->dts_speculations != NULL; i++) {
-		for (dtrace_cpuid_t c = 0; c < ncpus; c++)
-			st->dtst_specdrops += state->dts_speculations[i].dtsp_buffer[c].dtb_xamot_drops;
-	}
 	st->dtst_specdrops_busy = state->dts_speculations_busy;
 	st->dtst_specdrops_unavail = state->dts_speculations_unavail;
+	if (l == NULL)
+		return;
+	/* counts only; the arrays are the ledger's */
+	for (dtrace_cpuid_t c = 0; c < l->dl_ncpus && l->dl_buffer != NULL; c++) {
+		if (l->dl_buffer[c].dtb_flags & DTRACEBUF_FULL)
+			st->dtst_filled++;
+		st->dtst_errors += l->dl_buffer[c].dtb_errors;
+	}
+	for (int i = 0; i < l->dl_nspec; i++) {
+		for (dtrace_cpuid_t c = 0; c < l->dl_ncpus; c++)
+			st->dtst_specdrops += l->dl_specbuf[i][c].dtb_xamot_drops;
+	}
 }

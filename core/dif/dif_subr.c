@@ -113,6 +113,20 @@ subr_progenyof(dif_call_t *c)
 	ret(c, dtrace_port_curproc_progenyof((uint32_t)arg(c, 0)) != 0);
 }
 
+/*
+ * getmajor(), getminor(): the parts of a device number, encoded as the
+ * kernel encodes its dev_t (the port knows how); major_t and minor_t are
+ * 32 bits wide in D.
+ */
+static void
+subr_getmajor_minor(dif_call_t *c)
+{
+	uint64_t dev = arg(c, 0);
+
+	ret(c, (uint32_t)(c->subr == DIF_SUBR_GETMAJOR ? dtrace_port_dev_major(dev)
+						       : dtrace_port_dev_minor(dev)));
+}
+
 static void
 subr_byteswap(dif_call_t *c)
 {
@@ -1335,6 +1349,8 @@ static dif_subr_fn_t *const dif_subr_fns[DIF_SUBR_MAX + 1] = {
 	[DIF_SUBR_ALLOCA] = subr_alloca_copyin,
 	[DIF_SUBR_BCOPY] = subr_bcopy,
 	[DIF_SUBR_COPYINTO] = subr_copyinto,
+	[DIF_SUBR_GETMAJOR] = subr_getmajor_minor,
+	[DIF_SUBR_GETMINOR] = subr_getmajor_minor,
 	[DIF_SUBR_STRJOIN] = subr_strjoin,
 	[DIF_SUBR_LLTOSTR] = subr_lltostr,
 	[DIF_SUBR_BASENAME] = subr_basename_dirname,

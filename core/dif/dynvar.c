@@ -122,15 +122,31 @@ dtrace_dstate_fini(dtrace_dstate_t *ds)
 	ds->dtds_ncpus = 0;
 }
 
+/*
+ * How many CPUs' lists the store has, as the consumer may believe it: never
+ * more than the port has (the count sits in memory traced processes can
+ * write).
+ */
+static uint32_t
+dynvar_ncpus(const dtrace_dstate_t *ds)
+{
+	uint32_t n = ds->dtds_ncpus, max = dtrace_port_ncpus();
+
+	return n < max ? n : max;
+}
+
 void
 dtrace_dstate_drops(const dtrace_dstate_t *ds, uint64_t *drops, uint64_t *dirty,
 		    uint64_t *rinsing)
 {
+	const dtrace_dstate_percpu_t *percpu = ds->dtds_percpu;
+	uint32_t n = dynvar_ncpus(ds);
+
 	*drops = *dirty = *rinsing = 0;
-	for (uint32_t i = 0; i < ds->dtds_ncpus; i++) {
-		*drops += ds->dtds_percpu[i].dtdsc_drops;
-		*dirty += ds->dtds_percpu[i].dtdsc_dirty_drops;
-		*rinsing += ds->dtds_percpu[i].dtdsc_rinsing_drops;
+	for (uint32_t i = 0; i < n && percpu != NULL; i++) {
+		*drops += percpu[i].dtdsc_drops;
+		*dirty += percpu[i].dtdsc_dirty_drops;
+		*rinsing += percpu[i].dtdsc_rinsing_drops;
 	}
 }
 
@@ -147,18 +163,87 @@ dynvar_sync(void)
 	dtrace_port_xcall(DTRACE_CPU_ALL, dynvar_sync_nop, NULL);
 }
 
+/*
+ * Where the chunks are, for checking the lists probe context built: the
+ * first chunk, the chunk size and how many chunks follow.
+ */
+typedef struct dynvar_bounds {
+	uintptr_t db_start;
+	size_t db_chunksize;
+	size_t db_nchunks;
+} dynvar_bounds_t;
+
+static void
+dynvar_bounds(const dtrace_dstate_t *ds, dynvar_bounds_t *b)
+{
+	size_t size = ds->dtds_size, hash = ds->dtds_hashsize, chunksize = ds->dtds_chunksize;
+
+	b->db_start = (uintptr_t)ds->dtds_base;
+	b->db_chunksize = chunksize;
+	b->db_nchunks = 0;
+	if (ds->dtds_base == NULL || chunksize == 0 || hash > size / sizeof(dtrace_dynhash_t))
+		return;
+	b->db_start += hash * sizeof(dtrace_dynhash_t);
+	b->db_nchunks = (size - hash * sizeof(dtrace_dynhash_t)) / chunksize;
+}
+
+static bool
+dynvar_is_chunk(const dynvar_bounds_t *b, const dtrace_dynvar_t *dv)
+{
+	uintptr_t p = (uintptr_t)dv;
+
+	return p >= b->db_start && (p - b->db_start) % b->db_chunksize == 0 &&
+	       (p - b->db_start) / b->db_chunksize < b->db_nchunks;
+}
+
+/*
+ * A list being rinsed is the cleaner's alone (no CPU takes from it, and
+ * after the first cross-call none walks a chain through it): before it
+ * becomes a clean list that probe context -- the consumer's own included --
+ * will pop, follow it and cut it where it stops being a list of FREE chunks
+ * of this store: a link to anything else, or more links than the store has
+ * chunks (a cycle).  Each chunk is looked at once per trip through rinsing,
+ * so the cost follows the frees probe context made.  Returns true when it
+ * had to cut (the chunks after the cut are lost to the store until it is
+ * made again).
+ */
+static bool
+dynvar_rinse_check(const dynvar_bounds_t *b, dtrace_dynvar_t *volatile *headp)
+{
+	dtrace_dynvar_t *volatile *linkp = headp;
+	dtrace_dynvar_t *dv;
+	size_t n = 0;
+
+	while ((dv = *linkp) != NULL) {
+		if (n++ >= b->db_nchunks || !dynvar_is_chunk(b, dv) ||
+		    dv->dtdv_hashval != DTRACE_DYNHASH_FREE) {
+			*linkp = NULL;
+			return true;
+		}
+		linkp = &dv->dtdv_next;
+	}
+	return false;
+}
+
+/* Tries at moving a CPU's dirty list aside before leaving it for next time. */
+#define DYNVAR_CLEAN_TRIES 64
+
 void
 dtrace_dynvar_clean(dtrace_dstate_t *ds)
 {
-	uint32_t n = ds->dtds_ncpus, i, j;
+	dtrace_dstate_percpu_t *percpu = ds->dtds_percpu;
+	uint32_t n = dynvar_ncpus(ds), i, j;
+	dynvar_bounds_t bounds;
 	bool work = false;
 
-	if (ds->dtds_percpu == NULL)
+	if (percpu == NULL)
 		return;
+	dynvar_bounds(ds, &bounds);
 	for (i = 0; i < n; i++) {
-		dtrace_dstate_percpu_t *dcpu = &ds->dtds_percpu[i];
+		dtrace_dstate_percpu_t *dcpu = &percpu[i];
 		dtrace_dynvar_t *volatile *rinsep = &dcpu->dtdsc_rinsing;
 		dtrace_dynvar_t *dirty;
+		int tries = 0;
 
 		if (dcpu->dtdsc_dirty == NULL)
 			continue;
@@ -173,22 +258,31 @@ dtrace_dynvar_clean(dtrace_dstate_t *ds)
 			 * clean one.
 			 */
 			for (j = 0; j < n; j++) {
-				dtrace_dstate_percpu_t *r = &ds->dtds_percpu[j];
+				dtrace_dstate_percpu_t *r = &percpu[j];
 				if (r->dtdsc_rinsing == NULL && r->dtdsc_dirty == NULL &&
 				    r->dtdsc_clean == NULL)
 					break;
 			}
 			if (j == n)
 				continue; /* nowhere to put it now */
-			rinsep = &ds->dtds_percpu[j].dtdsc_rinsing;
+			rinsep = &percpu[j].dtdsc_rinsing;
 		}
-		work = true;
-		/* Move the dirty list aside; rinsing is set before dirty clears. */
+		/*
+		 * Move the dirty list aside; rinsing is set before dirty clears.
+		 * The loop retries only when the CPU freed meanwhile; bounded,
+		 * so that a word changed without end cannot hold the cleaner.
+		 */
 		do {
 			dirty = dcpu->dtdsc_dirty;
 			*rinsep = dirty;
 			dtrace_membar_producer();
-		} while (dtrace_casptr((void *volatile *)&dcpu->dtdsc_dirty, dirty, NULL) != dirty);
+		} while (dtrace_casptr((void *volatile *)&dcpu->dtdsc_dirty, dirty, NULL) != dirty &&
+			 ++tries < DYNVAR_CLEAN_TRIES);
+		if (tries == DYNVAR_CLEAN_TRIES) {
+			*rinsep = NULL;
+			continue;
+		}
+		work = true;
 	}
 	if (!work)
 		return;
@@ -196,10 +290,13 @@ dtrace_dynvar_clean(dtrace_dstate_t *ds)
 	/* After this, no CPU can be walking a chain through a rinsing chunk. */
 	dynvar_sync();
 	for (i = 0; i < n; i++) {
-		dtrace_dstate_percpu_t *dcpu = &ds->dtds_percpu[i];
+		dtrace_dstate_percpu_t *dcpu = &percpu[i];
 
 		if (dcpu->dtdsc_rinsing == NULL)
 			continue;
+		/* A list a traced process broke: cut it, and count a drop. */
+		if (dynvar_rinse_check(&bounds, &dcpu->dtdsc_rinsing))
+			dtrace_add64(&dcpu->dtdsc_drops, 1);
 		dcpu->dtdsc_clean = dcpu->dtdsc_rinsing;
 		dcpu->dtdsc_rinsing = NULL;
 	}

@@ -596,6 +596,46 @@ prepare_simple(const x86_decoded_t *d, isa_probe_insn_t *pi)
 	}
 }
 
+/*
+ * A load of a RIP-relative word into a general register, or the lea of a
+ * RIP-relative address: the operand's address is known now, so the
+ * stepper does the whole instruction (a load, or a constant) instead of
+ * running a copy through a scratch register, which costs a second trap.
+ * 8- and 16-bit destinations (which keep the register's upper bits) and
+ * %fs/%gs overrides are left to the copy.  True if d is one and pi is
+ * filled.
+ */
+static bool
+prepare_rip_simple(const x86_decoded_t *d, uintptr_t pc, isa_probe_insn_t *pi)
+{
+	const ZydisDecodedInstruction *in = &d->in;
+	const ZydisDecodedOperand *dst = &d->ops[0], *src = &d->ops[1];
+	uint64_t addr;
+	unsigned reg;
+
+	if ((in->mnemonic != ZYDIS_MNEMONIC_MOV && in->mnemonic != ZYDIS_MNEMONIC_LEA) ||
+	    in->operand_count_visible != 2 || in->address_width != 64 ||
+	    (in->operand_width != 64 && in->operand_width != 32) ||
+	    dst->type != ZYDIS_OPERAND_TYPE_REGISTER || src->type != ZYDIS_OPERAND_TYPE_MEMORY ||
+	    src->mem.base != ZYDIS_REGISTER_RIP || src->mem.index != ZYDIS_REGISTER_NONE ||
+	    src->mem.segment == ZYDIS_REGISTER_FS || src->mem.segment == ZYDIS_REGISTER_GS)
+		return false;
+	reg = gpr64(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, dst->reg.value));
+	if (reg == X86_NOREG)
+		return false;
+	addr = (uint64_t)pc + in->length + (uint64_t)src->mem.disp.value;
+	pi->pi_data[0] = reg;
+	if (in->mnemonic == ZYDIS_MNEMONIC_LEA) {
+		pi->pi_op = X86_OP_SET_REG;
+		pi->pi_data[1] = in->operand_width == 32 ? (uint32_t)addr : addr;
+	} else {
+		pi->pi_op = X86_OP_LOAD_RIP;
+		pi->pi_data[1] = addr;
+		pi->pi_data[2] = in->operand_width / 8;
+	}
+	return true;
+}
+
 int
 isa_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_insn_t *pi)
 {
@@ -636,7 +676,7 @@ isa_probe_prepare(const uint8_t *code, size_t avail, uintptr_t pc, isa_probe_ins
 			goto refuse;
 		return 0;
 	}
-	if (prepare_simple(&d, pi))
+	if (prepare_simple(&d, pi) || prepare_rip_simple(&d, pc, pi))
 		return 0;
 
 	if ((rip = rip_operand(&d)) == NULL)

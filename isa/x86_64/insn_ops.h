@@ -39,6 +39,16 @@ enum x86_op {
 	X86_OP_OOL_RIP,     /* run a copy rewritten to use a scratch register in
 	                     * place of %rip; data[0] = scratch reg; data[1],
 	                     * data[2] = the rewritten bytes (pi_len of them) */
+	X86_OP_OOL_RIPDISP, /* run the copy with its disp32(%rip) rewritten for
+	                     * the trampoline's address, jump back (kernels:
+	                     * insn_decode_kernel.c); data[0] = the operand's
+	                     * absolute address, data[1] = offset of the disp32 */
+	X86_OP_LOAD_RIP,    /* mov disp(%rip),%r64 or %r32; data[0] = dst reg,
+	                     * data[1] = the operand's address, data[2] = 8, or 4
+	                     * for %r32 (zero-extended, as the processor writes a
+	                     * 32-bit register) */
+	X86_OP_SET_REG,     /* lea disp(%rip),%r64 or %r32: data[0] = dst reg,
+	                     * data[1] = the address (cut to 32 bits for %r32) */
 };
 
 /* X86_OP_LOOP kinds. */

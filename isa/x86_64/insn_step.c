@@ -7,8 +7,8 @@
  * thread's registers.  We either emulate the instruction on the register
  * image (a short list of cheap, common ones: prologue and epilogue
  * instructions, nops, every relative branch, indirect branches whose target
- * we can compute), or point the PC at the out-of-line copy that
- * isa_probe_tramp() wrote.
+ * we can compute, RIP-relative loads and lea), or point the PC at the
+ * out-of-line copy that isa_probe_tramp() wrote.
  *
  * Invariants:
  *   - nothing here decodes: isa_probe_prepare() resolved every operand that
@@ -256,6 +256,27 @@ isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_re
 		r[ISA_REG_RIP] = v;
 		return ISA_STEP_DONE;
 
+	case X86_OP_LOAD_RIP:
+		if (pi->pi_data[2] == 4) {
+			isa_nofault_result_t l = isa_nofault_load32((uintptr_t)pi->pi_data[1]);
+
+			if (l.fault != 0) {
+				*fault_addr = (uintptr_t)l.value;
+				return ISA_STEP_FAULT;
+			}
+			v = (uint32_t)l.value;
+		} else if (!load64((uintptr_t)pi->pi_data[1], &v, fault_addr)) {
+			return ISA_STEP_FAULT;
+		}
+		r[pi->pi_data[0]] = v;
+		r[ISA_REG_RIP] = next;
+		return ISA_STEP_DONE;
+
+	case X86_OP_SET_REG:
+		r[pi->pi_data[0]] = pi->pi_data[1];
+		r[ISA_REG_RIP] = next;
+		return ISA_STEP_DONE;
+
 	case X86_OP_OOL_RIP:
 		/* The copy addresses its data as disp32(%scratch): give the
 		 * scratch register the value %rip would have had. */
@@ -265,6 +286,7 @@ isa_probe_step(const isa_probe_insn_t *pi, uintptr_t pc, uintptr_t tramp, isa_re
 		return ISA_STEP_TRAMP;
 
 	case X86_OP_OOL:
+	case X86_OP_OOL_RIPDISP:
 		r[ISA_REG_RIP] = tramp;
 		return ISA_STEP_TRAMP;
 

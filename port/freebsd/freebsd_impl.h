@@ -70,6 +70,15 @@ register_t fbsd_md_user_open(void);  /* before touching user memory (SMAP) */
 void fbsd_md_user_close(register_t cookie);
 void fbsd_md_invop_install(void);
 void fbsd_md_invop_remove(void);
+/* Bytes below the interrupted stack pointer the breakpoint path leaves for
+ * the engine's emulated stores (instprov.h ic_stack_gap). */
+extern const size_t fbsd_md_stack_gap;
+
+/* A linker file as a port.h module, its short name written to name
+ * (kernel_services.c). */
+struct linker_file;
+void fbsd_module_describe(struct linker_file *lf, dtrace_port_module_t *mod, char *name,
+			  size_t namesz);
 
 /* Breakpoint traps (trap.c): the md hook calls this with the kernel's frame;
  * true when a registered handler claimed it, and *regs is then the state to
@@ -92,6 +101,8 @@ int fbsd_syscall_init(void);
 int fbsd_syscall_fini(void);
 int fbsd_sdt_init(void);
 int fbsd_sdt_fini(void);
+int fbsd_inst_init(void);
+int fbsd_inst_fini(void);
 void fbsd_locks_init(void);
 void fbsd_locks_fini(void);
 

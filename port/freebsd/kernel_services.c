@@ -37,6 +37,20 @@ dtrace_port_free(void *ptr, size_t size)
 	free(ptr, M_DTRACE);
 }
 
+/* The core's private bookkeeping: in a kernel every allocation is private
+ * to the kernel, so the same memory serves. */
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 static struct sx fbsd_locks[DTRACE_NLOCKS];
 
 void
@@ -147,6 +161,17 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	return fbsd_md_text_write(addr, bytes, len);
 }
 
+/* Kernel text is mapped: a copy (the instruction-probe providers read the
+ * functions they patch; they never ask for another address space). */
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	memcpy(buf, (const void *)addr, len);
+	return 0;
+}
+
 /* --- Modules: the kernel linker's files ------------------------------------ */
 
 struct fbsd_modwalk {
@@ -154,19 +179,32 @@ struct fbsd_modwalk {
 	void *arg;
 };
 
+/* A linker file as port.h describes a module: the short name ("kernel",
+ * "zfs" for zfs.ko) is written to name[namesz]. */
+void
+fbsd_module_describe(linker_file_t lf, dtrace_port_module_t *mod, char *name, size_t namesz)
+{
+	size_t n = strlcpy(name, lf->filename, namesz);
+
+	if (n > 3 && n < namesz && strcmp(name + n - 3, ".ko") == 0)
+		name[n - 3] = '\0';
+	memset(mod, 0, sizeof(*mod));
+	mod->dpm_name = name;
+	mod->dpm_path = lf->pathname;
+	mod->dpm_base = (uintptr_t)lf->address;
+	mod->dpm_text = (uintptr_t)lf->address;
+	mod->dpm_textsize = lf->size;
+	mod->dpm_port = lf;
+}
+
 static int
 fbsd_module_one(linker_file_t lf, void *arg)
 {
 	struct fbsd_modwalk *w = arg;
 	dtrace_port_module_t mod;
+	char name[MAXPATHLEN];
 
-	memset(&mod, 0, sizeof(mod));
-	mod.dpm_name = lf->filename;
-	mod.dpm_path = lf->pathname;
-	mod.dpm_base = (uintptr_t)lf->address;
-	mod.dpm_text = (uintptr_t)lf->address;
-	mod.dpm_textsize = lf->size;
-	mod.dpm_port = lf;
+	fbsd_module_describe(lf, &mod, name, sizeof(name));
 	return w->cb(&mod, w->arg);
 }
 

@@ -118,3 +118,8 @@ fbsd_md_invop_remove(void)
 {
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
+
+/* The EL1 exception entry (exception.S save_registers) keeps 128 bytes
+ * between the interrupted sp and the trapframe, for DTrace's emulated store
+ * pair, and returns through the trapframe's sp. */
+const size_t fbsd_md_stack_gap = 128;

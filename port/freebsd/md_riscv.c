@@ -164,3 +164,6 @@ fbsd_md_invop_remove(void)
 {
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
+
+/* The trapframe lies right below the interrupted sp. */
+const size_t fbsd_md_stack_gap = 0;

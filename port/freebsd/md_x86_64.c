@@ -143,22 +143,39 @@ fbsd_md_user_close(register_t opened)
 		clac();
 }
 
-/* The registers md_x86_64_invop.S returns into, one set per CPU; only used
- * with interrupts off between the trap and its iretq. */
-static isa_regs_t fbsd_resume[MAXCPU];
+/* The registers md_x86_64_invop.S returns into, per CPU, used with
+ * interrupts off between the trap and its iretq.  A breakpoint can nest in
+ * the handler (an fbt probe on a kernel function probe context calls, which
+ * the core then refuses to fire), so each CPU has a few, used as a stack:
+ * the inner trap takes the next set and leaves the outer one alone. */
+#define FBSD_RESUME_DEPTH 4
+static isa_regs_t fbsd_resume[MAXCPU][FBSD_RESUME_DEPTH];
+static int fbsd_resume_depth[MAXCPU];
 
 isa_regs_t *fbsd_md_invop_trap(const struct trapframe *tf);
 
 isa_regs_t *
 fbsd_md_invop_trap(const struct trapframe *tf)
 {
-	isa_regs_t *regs = &fbsd_resume[curcpu];
+	u_int cpu = curcpu;
+	int d = fbsd_resume_depth[cpu];
+	isa_regs_t *regs;
+	/* Read before the engine runs: an emulated push or call stores just
+	 * below the interrupted %rsp, which may be inside this very frame. */
+	uint64_t cs = (uint64_t)tf->tf_cs, ss = (uint64_t)tf->tf_ss;
+	bool claimed;
 
-	if (!fbsd_invop(tf, regs))
+	if (d >= FBSD_RESUME_DEPTH)
+		return NULL; /* nested too deep: the kernel's own breakpoint path */
+	regs = &fbsd_resume[cpu][d];
+	fbsd_resume_depth[cpu] = d + 1;
+	claimed = fbsd_invop(tf, regs);
+	fbsd_resume_depth[cpu] = d;
+	if (!claimed)
 		return NULL;
 	/* iretq needs the kernel's selectors whatever the engine did */
-	regs->r[ISA_REG_CS] = (uint64_t)tf->tf_cs;
-	regs->r[ISA_REG_SS] = (uint64_t)tf->tf_ss;
+	regs->r[ISA_REG_CS] = cs;
+	regs->r[ISA_REG_SS] = ss;
 	return regs;
 }
 
@@ -176,3 +193,7 @@ fbsd_md_invop_remove(void)
 {
 	dtrace_invop_jump_addr = fbsd_saved_jump_addr;
 }
+
+/* Emulated pushes and calls store below %rsp into the trapframe, which was
+ * read before the engine ran: the thread resumes from the copy above. */
+const size_t fbsd_md_stack_gap = SIZE_MAX;

@@ -3,8 +3,9 @@
  *
  * Load, each step undone if a later one fails: the core's locks, the clock,
  * the trap hooks (so nofault loads are safe before anything can fire), the
- * core, signal delivery, the providers (profile, syscall, sdt), then the
- * device nodes that let consumers in.  Unload is the reverse, and refuses
+ * core, signal delivery, the providers (profile, syscall, sdt, then fbt and
+ * kinst on the instruction-probe engine), then the device nodes that let
+ * consumers in.  Unload is the reverse, and refuses
  * with EBUSY while a consumer holds a state open: the devices go first so
  * nobody new comes in, and come back if a provider cannot leave.  Every
  * kernel hook is put back to the value it had at load.
@@ -23,15 +24,21 @@ fbsd_unregister_providers(void)
 {
 	int err;
 
-	if ((err = fbsd_sdt_fini()) != 0)
+	if ((err = fbsd_inst_fini()) != 0)
 		return err;
+	if ((err = fbsd_sdt_fini()) != 0) {
+		fbsd_inst_init();
+		return err;
+	}
 	if ((err = fbsd_syscall_fini()) != 0) {
 		fbsd_sdt_init();
+		fbsd_inst_init();
 		return err;
 	}
 	if ((err = fbsd_profile_fini()) != 0) {
 		fbsd_syscall_init();
 		fbsd_sdt_init();
+		fbsd_inst_init();
 		return err;
 	}
 	return 0;
@@ -55,10 +62,14 @@ fbsd_load(void)
 		goto fail_profile;
 	if ((err = fbsd_sdt_init()) != 0)
 		goto fail_syscall;
-	if ((err = fbsd_dev_init()) != 0)
+	if ((err = fbsd_inst_init()) != 0)
 		goto fail_sdt;
+	if ((err = fbsd_dev_init()) != 0)
+		goto fail_inst;
 	return 0;
 
+fail_inst:
+	fbsd_inst_fini();
 fail_sdt:
 	fbsd_sdt_fini();
 fail_syscall:

@@ -90,6 +90,19 @@ dtrace_port_curproc_progenyof(uint64_t pid)
 	return pid == 0;
 }
 
+/* getmajor()/getminor(): the kernel's own dev_t split (sys/types.h). */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return (uint64_t)(unsigned int)major((dev_t)dev);
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return (uint64_t)(unsigned int)minor((dev_t)dev);
+}
+
 /* --- What kernel/stack.c walks from ------------------------------------------ */
 
 const isa_regs_t *

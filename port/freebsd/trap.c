@@ -24,9 +24,9 @@
  * kernel mode (amd64: jumps to it from the trap entry with the trapframe on
  * the stack; arm64/riscv: calls it with the trapframe).  md_<isa>.c sets it
  * at load and clears it at unload, and routes the trap to fbsd_invop(),
- * which hands the registers to whatever instruction-probe engine registered
- * with fbsd_invop_set() (fbt and kinst, not part of this port yet) and
- * writes back what the engine changed.  With no engine nothing claims the
+ * which hands the registers to the instruction-probe engine that registered
+ * with fbsd_invop_set() (fbt and kinst, prov_inst.c) and writes back what
+ * the engine changed.  With no engine nothing claims the
  * trap and the kernel treats it as its own (amd64: calltrap).
  */
 #include "freebsd_impl.h"
@@ -77,6 +77,7 @@ bool
 fbsd_invop(const struct trapframe *tf, isa_regs_t *regs)
 {
 	fbsd_invop_handler_t h = fbsd_invop_handler;
+	const isa_regs_t *outer;
 	struct fbsd_cpu *fc;
 	bool claimed;
 
@@ -84,9 +85,10 @@ fbsd_invop(const struct trapframe *tf, isa_regs_t *regs)
 		return false;
 	fbsd_md_regs(tf, regs);
 	fc = fbsd_cpu_self();
+	outer = fc->fc_trapregs; /* a breakpoint nested in the handler */
 	fc->fc_trapregs = regs;
 	claimed = h(regs);
-	fc->fc_trapregs = NULL;
+	fc->fc_trapregs = outer;
 	return claimed;
 }
 

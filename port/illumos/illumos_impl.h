@@ -84,5 +84,7 @@ int ill_syscall_init(void);
 int ill_syscall_fini(void);
 int ill_sdt_init(void);
 int ill_sdt_fini(void);
+int ill_inst_init(void);
+int ill_inst_fini(void);
 
 #endif /* DTRACE_PORT_ILLUMOS_IMPL_H */

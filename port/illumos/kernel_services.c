@@ -30,6 +30,20 @@ dtrace_port_free(void *ptr, size_t size)
 	kmem_free(ptr, size);
 }
 
+/* The core's private bookkeeping: in a kernel every allocation is private
+ * to the kernel, so the same memory serves. */
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 static kmutex_t ill_locks[DTRACE_NLOCKS];
 
 void
@@ -121,6 +135,17 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	if (as != NULL)
 		return DTRACE_ENOTSUP;
 	memcpy((void *)addr, bytes, len);
+	return 0;
+}
+
+/* Kernel text is mapped: a copy (the instruction-probe providers read the
+ * functions they patch). */
+int
+dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
+{
+	if (as != NULL)
+		return DTRACE_ENOTSUP;
+	memcpy(buf, (const void *)addr, len);
 	return 0;
 }
 

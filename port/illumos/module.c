@@ -4,7 +4,7 @@
  *
  * _init installs the driver; attach brings the framework up in order (the
  * core's locks, the clock, the core, the breakpoint hook, virtual time,
- * the providers) and creates the minors "dtrace" (0) and "helper" (1).
+ * the providers: profile, syscall, sdt, then fbt and kinst) and creates the minors "dtrace" (0) and "helper" (1).
  * Every open of "dtrace" is a consumer: a core state under a clone minor
  * (2 and up) that close releases.  detach refuses while a consumer is open
  * and puts every kernel hook back as attach found it.  Opening needs the
@@ -126,15 +126,21 @@ ill_unregister_providers(void)
 {
 	int err;
 
-	if ((err = ill_sdt_fini()) != 0)
+	if ((err = ill_inst_fini()) != 0)
 		return err;
+	if ((err = ill_sdt_fini()) != 0) {
+		ill_inst_init();
+		return err;
+	}
 	if ((err = ill_syscall_fini()) != 0) {
 		ill_sdt_init();
+		ill_inst_init();
 		return err;
 	}
 	if ((err = ill_profile_fini()) != 0) {
 		ill_syscall_init();
 		ill_sdt_init();
+		ill_inst_init();
 		return err;
 	}
 	return 0;
@@ -162,17 +168,21 @@ ill_attach(dev_info_t *devi, ddi_attach_cmd_t cmd)
 		goto fail_profile;
 	if (ill_sdt_init() != 0)
 		goto fail_syscall;
+	if (ill_inst_init() != 0)
+		goto fail_sdt;
 	if (ddi_create_minor_node(devi, "dtrace", S_IFCHR, ILL_MINOR_DTRACE, DDI_PSEUDO, 0) !=
 		    DDI_SUCCESS ||
 	    ddi_create_minor_node(devi, "helper", S_IFCHR, ILL_MINOR_HELPER, DDI_PSEUDO, 0) !=
 		    DDI_SUCCESS) {
 		ddi_remove_minor_node(devi, NULL);
-		goto fail_sdt;
+		goto fail_inst;
 	}
 	ddi_report_dev(devi);
 	ill_devi = devi;
 	return DDI_SUCCESS;
 
+fail_inst:
+	ill_inst_fini();
 fail_sdt:
 	ill_sdt_fini();
 fail_syscall:
@@ -200,6 +210,7 @@ ill_detach(dev_info_t *devi, ddi_detach_cmd_t cmd)
 		ill_profile_init();
 		ill_syscall_init();
 		ill_sdt_init();
+		ill_inst_init();
 		return DDI_FAILURE;
 	}
 	dtrace_vtime_active = ill_saved_vtime;

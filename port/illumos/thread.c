@@ -21,6 +21,7 @@
 #include <sys/debug.h>
 #include <sys/klwp.h>
 #include <sys/privregs.h>
+#include <sys/sysmacros.h>
 #include <sys/user.h>
 
 static uint64_t
@@ -80,6 +81,19 @@ const char *
 dtrace_port_curthread_execname(void)
 {
 	return ill_in_intr() ? p0.p_user.u_comm : curthread->t_procp->p_user.u_comm;
+}
+
+/* getmajor()/getminor(): the 64-bit dev_t split of sys/sysmacros.h. */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return (uint64_t)getmajor((dev_t)dev);
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return (uint64_t)getminor((dev_t)dev);
 }
 
 int

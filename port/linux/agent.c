@@ -65,7 +65,6 @@ static pid_t agent_pid; /* the key of this process's sites */
 static linux_agent_block_t *agent_block;
 static volatile sig_atomic_t agent_quiet = 1;
 static pthread_t agent_thread;
-static LINUX_TLS inst_thread_t agent_thr;
 
 int dtrace_agent_attach(const char *sockname) __attribute__((visibility("default")));
 
@@ -147,12 +146,12 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	/* The probe's PC is the site, not where the trap left it (x86's int3
 	 * reports the byte after): stacks and uregs[R_PC] start there. */
 	regs.r[ISA_REG_PC] = site;
-	if (inst_tramp_trap((uint64_t)agent_pid, site, &regs, &agent_thr) == INST_TRAP_DONE) {
+	if (inst_tramp_trap((uint64_t)agent_pid, site, &regs, &linux_inst_thread) == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
 		return true;
 	}
 	linux_trap_regs = &regs;
-	rv = inst_trap((uint64_t)agent_pid, site, &regs, &agent_thr, &fault);
+	rv = inst_trap((uint64_t)agent_pid, site, &regs, &linux_inst_thread, &fault);
 	linux_trap_regs = outer;
 	if (rv == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
@@ -254,6 +253,7 @@ agent_orphaned(void)
 	if (agent_block != NULL && agent_block->lab_detached)
 		return;
 	(void)inst_space_restore((uint64_t)agent_pid, NULL, true);
+	linux_agent_usdt_release(agent_block, false);
 }
 
 static void *
@@ -263,6 +263,7 @@ agent_main(void *arg)
 	int err;
 
 	(void)arg;
+	linux_agent_syscall_thread();
 	for (;;) {
 		err = linux_agent_recv(agent_sock, &m, NULL, 0, NULL, -1);
 		if (err == ECONNRESET || err == EBADF || err == ENOTCONN || err == ECONNREFUSED)
@@ -271,11 +272,14 @@ agent_main(void *arg)
 			continue;
 		if (m.am_type == LINUX_AGENT_PROFILE)
 			linux_agent_profile_sync(agent_block);
+		else if (m.am_type == LINUX_AGENT_SYSCALL)
+			linux_agent_syscall_sync(agent_block);
 		else if (m.am_type == LINUX_AGENT_DETACH)
 			break;
 	}
 	agent_quiet = 1;
 	linux_agent_profile_stop();
+	linux_agent_syscall_stop();
 	agent_orphaned();
 	close(agent_sock);
 	agent_sock = -1;
@@ -289,6 +293,7 @@ agent_start_thread(void)
 	int err;
 
 	sigfillset(&all);
+	sigdelset(&all, SIGSYS); /* the syscall provider's traps must reach it */
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&agent_thread, NULL, agent_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -306,14 +311,23 @@ agent_atfork_child(void)
 		return;
 	/* The child's text is a copy of the parent's, breakpoints and all;
 	 * the tables describe the parent, so leave them be. */
-	if (!agent_quiet)
+	if (!agent_quiet) {
 		(void)inst_space_restore((uint64_t)agent_pid, NULL, false);
+		linux_agent_usdt_release(agent_block, true);
+	}
 	agent_quiet = 1;
 	linux_agent_profile_forget();
+	linux_agent_syscall_forget();
 	if (agent_sock >= 0)
 		close(agent_sock);
 	agent_sock = -1;
 	agent_block = NULL;
+}
+
+static void
+agent_once(void)
+{
+	pthread_atfork(NULL, NULL, agent_atfork_child);
 }
 
 static int
@@ -322,18 +336,13 @@ agent_setup(int sock)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	int err;
 
-	pthread_once(&once, linux_agent_once);
+	pthread_once(&once, agent_once);
 	if ((err = agent_handshake(sock)) != 0)
 		return err;
 	agent_sock = sock;
 	return 0;
 }
 
-void
-linux_agent_once(void)
-{
-	pthread_atfork(NULL, NULL, agent_atfork_child);
-}
 
 /* ---- Arrival ------------------------------------------------------------- */
 
@@ -404,6 +413,8 @@ agent_preloaded(void)
 			linux_agent_profile_sync(agent_block);
 	}
 	(void)agent_start_thread();
+	/* system calls are trapped from here: the program's, not ours */
+	linux_agent_syscall_sync(agent_block);
 }
 
 int
@@ -415,6 +426,14 @@ dtrace_agent_attach(const char *sockname)
 
 	if (agent_sock >= 0)
 		return EBUSY;
+	/* A consumer traced this process before and left: let go of its
+	 * memory (kept mapped: see linux_arena_abandon) to take the new one. */
+	if (agent_pid != 0 && agent_quiet) {
+		linux_arena_abandon();
+		linux_code_abandon();
+		dtrace_detach();
+		agent_block = NULL;
+	}
 	if (len + 1 >= sizeof(sa.sun_path))
 		return ENAMETOOLONG;
 	memset(&sa, 0, sizeof(sa));

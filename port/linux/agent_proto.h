@@ -22,6 +22,8 @@
  *                              the agent waits for lab_modack to reach
  *                              the generation it sent
  *   consumer -> agent  DETACH  tracing is over: go quiet, stay loaded
+ *   consumer -> agent  SYSCALL the system calls traced in the block's
+ *                              table changed (agent_syscall.c)
  */
 #ifndef DTRACE_PORT_LINUX_AGENT_PROTO_H
 #define DTRACE_PORT_LINUX_AGENT_PROTO_H
@@ -40,6 +42,7 @@ enum {
 	LINUX_AGENT_MODULES,
 	LINUX_AGENT_DETACH,
 	LINUX_AGENT_FAIL,
+	LINUX_AGENT_SYSCALL,
 };
 
 typedef struct linux_agent_msg {
@@ -66,6 +69,42 @@ typedef struct linux_agent_prof {
 	uint64_t lap_interval; /* ns */
 } linux_agent_prof_t;
 
+/*
+ * Semaphores (SystemTap's counters that say a probe is enabled) the
+ * consumer incremented in the process.  The record is made after the
+ * increment and cleared before it is taken back, so an agent whose
+ * consumer died takes back what las_applied says (agent_usdt.c).  Chunks
+ * in the arena, appended by the consumer and never unlinked while the
+ * process is traced.
+ */
+#define LINUX_AGENT_SEMCHUNK 64
+
+typedef struct linux_agent_sem {
+	volatile uint64_t las_addr;    /* an unsigned short in the process; 0: unused */
+	volatile uint32_t las_applied; /* our increment is in the process's memory */
+	uint32_t las_refs;	       /* consumer: enabled sites counting on it */
+} linux_agent_sem_t;
+
+typedef struct linux_agent_sems {
+	struct linux_agent_sems *volatile lass_next;
+	linux_agent_sem_t lass_sem[LINUX_AGENT_SEMCHUNK];
+} linux_agent_sems_t;
+
+/*
+ * The syscall provider's probes for the process: for each system call
+ * number, the ids of its enabled entry and return probes (0: not enabled).
+ * In the arena, made by the consumer with the first enabling; the agent
+ * traps the numbers with either set (agent_syscall.c) and says in
+ * las_status why it could not (an errno value), 0 when it does.
+ */
+#define LINUX_AGENT_MAXSYS 1024
+
+typedef struct linux_agent_sys {
+	volatile uint32_t las_entry[LINUX_AGENT_MAXSYS];
+	volatile uint32_t las_return[LINUX_AGENT_MAXSYS];
+	volatile int32_t las_status; /* agent */
+} linux_agent_sys_t;
+
 /* One per traced process, in the arena; written by the consumer unless
  * said otherwise. */
 typedef struct linux_agent_block {
@@ -77,6 +116,8 @@ typedef struct linux_agent_block {
 	volatile uint32_t lab_detached; /* consumer: tracing is over */
 	volatile uint64_t lab_traps;   /* agent: breakpoints it handled */
 	volatile uint64_t lab_foreign; /* agent: breakpoints not of any site */
+	linux_agent_sems_t *volatile lab_sems; /* semaphores we incremented */
+	linux_agent_sys_t *volatile lab_sys;   /* system calls traced, or NULL */
 } linux_agent_block_t;
 
 #endif

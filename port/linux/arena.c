@@ -21,6 +21,9 @@
  * first page, which holds the list node, is cleared on reuse.  One robust,
  * process-shared mutex in the header serialises it all.  Never called in
  * probe context.
+ *
+ * dtrace_port_zalloc_private is this process's own heap: what the core
+ * keeps there, traced processes cannot rewrite.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linux_impl.h"
@@ -105,25 +110,53 @@ init_shared_mutex(pthread_mutex_t *m)
 	return err;
 }
 
+/*
+ * A hint address for a shared mapping (the arena, the code arena) that
+ * agents will map at the same place: away from where the kernel places
+ * libraries and stacks (top down from 128 TiB) and from the heap, in one
+ * window for 47/48-bit address spaces and one that fits RISC-V Sv39's
+ * 256 GiB.  Which slot of the window is picked at random, so that a second
+ * consumer's mappings miss a first one's, which an agent keeps mapped
+ * after that consumer leaves (a thread may still be in a trampoline).
+ */
+uintptr_t
+linux_map_hint(int window, size_t size)
+{
+	static const struct {
+		uintptr_t base, span;
+	} windows[] = {{0x500000000000ULL, 0x100000000000ULL}, {0x2000000000ULL, 0x1000000000ULL}};
+	uint64_t r = 0;
+	uintptr_t step;
+
+	if (window < 0 || window >= (int)(sizeof(windows) / sizeof(windows[0])) ||
+	    sizeof(void *) < 8)
+		return 0;
+	step = ((uintptr_t)size + ((uintptr_t)1 << 30) - 1) & ~(((uintptr_t)1 << 30) - 1);
+	if (step == 0 || step > windows[window].span)
+		return 0;
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)time(NULL);
+	return windows[window].base + (uintptr_t)(r % (windows[window].span / step)) * step;
+}
+
 static void *
 arena_map_somewhere(size_t size)
 {
-	/* Hints away from where the kernel places libraries and stacks (top
-	 * down from 128 TiB) and from the heap: one for 47/48-bit address
-	 * spaces, one that fits RISC-V Sv39's 256 GiB. */
-	static const uintptr_t hints[] = {0x5ad000000000ULL, 0x2ad0000000ULL};
+	uintptr_t hint;
 	void *p;
-	size_t i;
+	int i, w;
 
-	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
-		if (sizeof(void *) < 8)
-			break;
-		p = mmap((void *)hints[i], size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_FIXED_NOREPLACE, arena_fd, 0);
-		if (p == (void *)hints[i])
-			return p;
-		if (p != MAP_FAILED)
-			munmap(p, size); /* an old kernel took it as a hint */
+	for (w = 0; w < 2; w++) {
+		for (i = 0; i < 4; i++) {
+			if ((hint = linux_map_hint(w, size)) == 0)
+				break;
+			p = mmap((void *)hint, size, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_FIXED_NOREPLACE, arena_fd, 0);
+			if (p == (void *)hint)
+				return p;
+			if (p != MAP_FAILED)
+				munmap(p, size); /* an old kernel took it as a hint */
+		}
 	}
 	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, arena_fd, 0);
 }
@@ -211,6 +244,27 @@ int
 linux_arena_fd(void)
 {
 	return arena_fd;
+}
+
+/*
+ * An agent whose consumer has left lets go of that consumer's arena
+ * without unmapping it: a thread of the process may still be reading it
+ * (a trap in flight when the text was mended).  The memory is given back
+ * (a hole punched in the memfd: what is read afterwards is zero, which
+ * matches no site and no probe), the mapping stays, and the process may
+ * attach another consumer's arena at another address.
+ */
+void
+linux_arena_abandon(void)
+{
+	if (linux_arena == NULL)
+		return;
+	(void)fallocate(arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			(off_t)linux_arena->la_pagesize, (off_t)(linux_arena->la_size -
+								 linux_arena->la_pagesize));
+	linux_arena = NULL;
+	close(arena_fd);
+	arena_fd = -1;
 }
 
 void
@@ -404,6 +458,19 @@ dtrace_port_free(void *ptr, size_t size)
 }
 
 /* ---- The core's locks: process-shared mutexes in the arena -------------- */
+
+void *
+dtrace_port_zalloc_private(size_t size)
+{
+	return size != 0 ? calloc(1, size) : NULL;
+}
+
+void
+dtrace_port_free_private(void *ptr, size_t size)
+{
+	(void)size;
+	free(ptr);
+}
 
 void
 dtrace_port_lock(dtrace_lockid_t lock)

@@ -3,8 +3,8 @@
  * (dtrace_port_tramp_alloc), shared by the consumer and every agent.
  *
  * One memfd, mapped read+execute at the same address in every process that
- * takes part (the consumer picks the address; agents map it there or fail,
- * as with the arena), and once more read+write in the consumer only, which
+ * takes part (the consumer picks the address at random in a window, see
+ * linux_map_hint; agents map it there or fail, as with the arena), and once more read+write in the consumer only, which
  * is where trampolines are written: no process ever has a mapping that is
  * both writable and executable.  A trampoline is position-dependent only
  * through its contents, so one address works in every traced process.
@@ -34,18 +34,20 @@ static size_t code_size, code_used;
 static int
 code_create(void)
 {
-	static const uintptr_t hints[] = {0x5ac000000000ULL, 0x2ac0000000ULL};
 	void *x = MAP_FAILED, *w;
-	size_t i;
+	uintptr_t hint;
+	int i;
 
 	if ((code_fd = memfd_create("dtrace-code", MFD_CLOEXEC)) < 0)
 		return errno;
 	if (ftruncate(code_fd, (off_t)CODE_SIZE) != 0)
 		goto fail;
-	for (i = 0; i < sizeof(hints) / sizeof(hints[0]) && x == MAP_FAILED; i++) {
-		x = mmap((void *)hints[i], CODE_SIZE, PROT_READ | PROT_EXEC,
+	for (i = 0; i < 8 && x == MAP_FAILED; i++) {
+		if ((hint = linux_map_hint(i / 4, CODE_SIZE)) == 0)
+			continue;
+		x = mmap((void *)hint, CODE_SIZE, PROT_READ | PROT_EXEC,
 			 MAP_SHARED | MAP_FIXED_NOREPLACE, code_fd, 0);
-		if (x != MAP_FAILED && x != (void *)hints[i]) {
+		if (x != MAP_FAILED && x != (void *)hint) {
 			munmap(x, CODE_SIZE);
 			x = MAP_FAILED;
 		}
@@ -156,4 +158,13 @@ linux_code_destroy(void)
 	code_fd = -1;
 	code_size = code_used = 0;
 	pthread_mutex_unlock(&code_lock);
+}
+
+/* An agent whose consumer left keeps the old code arena mapped (threads
+ * may be inside its trampolines) and may attach a new one elsewhere. */
+void
+linux_code_abandon(void)
+{
+	code_exec = 0;
+	code_size = 0;
 }

@@ -38,6 +38,10 @@ dtrace_linux_host_init(void)
 		goto fail_trap;
 	if ((err = linux_profile_register()) != 0)
 		goto fail_core;
+	if ((err = linux_syscall_register()) != 0) {
+		(void)linux_profile_unregister();
+		goto fail_core;
+	}
 	host_up = true;
 	goto out;
 fail_core:
@@ -63,10 +67,15 @@ dtrace_linux_host_fini(void)
 	 * the core can go, and their agents told that tracing is over. */
 	if ((err = linux_proc_release_all()) != 0)
 		goto out;
-	if ((err = linux_profile_unregister()) != 0)
+	if ((err = linux_syscall_unregister()) != 0)
 		goto out;
+	if ((err = linux_profile_unregister()) != 0) {
+		linux_syscall_register();
+		goto out;
+	}
 	if ((err = dtrace_fini()) != 0) {
 		linux_profile_register();
+		linux_syscall_register();
 		goto out;
 	}
 	linux_pid_fini();

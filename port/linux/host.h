@@ -52,6 +52,11 @@ int dtrace_linux_host_fini(void);
 #include <sys/types.h>
 
 int dtrace_linux_proc_socketpair(int *consumer_end, int *agent_end);
+/* 0 if the program at path can have the agent preloaded: it is dynamically
+ * linked (the dynamic linker does the preloading) and not set-user-ID or
+ * set-group-ID for this user (the dynamic linker ignores LD_PRELOAD
+ * there); else an errno with the reason in errbuf. */
+int dtrace_linux_proc_check(const char *path, char *errbuf, size_t errlen);
 const char *dtrace_linux_agent_path(void);
 int dtrace_linux_proc_created(pid_t pid, int consumer_end, char *errbuf, size_t errlen);
 int dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen);
@@ -59,8 +64,6 @@ int dtrace_linux_proc_go(pid_t pid);
 /* 1, once, when pid's agent is gone but pid is not: it ran exec, which
  * took its probes (the new image runs untraced); else 0. */
 int dtrace_linux_proc_dropped(pid_t pid);
-/* Is pid traced, with its agent still there (not exited or exec'd)? */
-bool dtrace_linux_proc_traced(pid_t pid);
 /* Why the last description offered to provider pid<pid> made no probe:
  * 1 offset outside the function, 2 not on an instruction, 3 not a probe
  * name, 4 no such function in the named module, 5 not traceable, 6 the

@@ -25,6 +25,7 @@
 #include <ucontext.h>
 
 #include "dtrace.h"
+#include "inst.h"
 #include "isa.h"
 #include "port.h"
 
@@ -76,6 +77,10 @@ int linux_arena_create(size_t size);
 int linux_arena_attach(int fd);
 int linux_arena_fd(void);
 void linux_arena_destroy(void);
+void linux_arena_abandon(void);
+/* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
+ * 1 (Sv39); 0 if none fits. */
+uintptr_t linux_map_hint(int window, size_t size);
 bool linux_arena_contains(uintptr_t addr, size_t len);
 
 /* ---- The current thread ------------------------------------------------- */
@@ -92,6 +97,9 @@ void linux_thread_refresh_execname(void);
 /* Registers of the context a probe interrupted, set by the signal handler
  * that fires it for the duration of dtrace_probe(); NULL otherwise. */
 extern LINUX_TLS const isa_regs_t *linux_trap_regs;
+/* The engine's per-thread state (inst.h) for the traps this thread takes;
+ * USDT probes publish their arguments in it while they fire. */
+extern LINUX_TLS inst_thread_t linux_inst_thread;
 /* Frame pointer of the function that called dtrace_port_probe_enter(),
  * while the thread is in probe context; 0 otherwise. */
 extern LINUX_TLS uintptr_t linux_probe_fp;
@@ -99,6 +107,9 @@ extern LINUX_TLS uintptr_t linux_probe_fp;
 /* ---- Slots --------------------------------------------------------------- */
 
 void linux_slots_init(uint32_t nslots);
+/* Is this thread in probe context (between dtrace_port_probe_enter and
+ * exit)?  The syscall provider fires nothing for calls made there. */
+bool linux_slots_in_probe(void);
 /* Signals posted by raise()/stop() and delivered when the thread leaves
  * probe context. */
 extern LINUX_TLS int linux_pending_signal;
@@ -169,6 +180,7 @@ bool linux_code_contains(uintptr_t addr);
 /* Write trampoline bytes (consumer only); false if addr is not in it. */
 bool linux_code_write(uintptr_t addr, const void *bytes, size_t len);
 void linux_code_destroy(void);
+void linux_code_abandon(void);
 
 /* ---- Traced processes (proc.c, pid.c, inject.c; the consumer) ---------- */
 
@@ -215,6 +227,9 @@ int linux_agent_send(int sock, const struct linux_agent_msg *m, const int *fds, 
 int linux_agent_recv(int sock, struct linux_agent_msg *m, int *fds, int maxfds, int *nfds,
 		     int timeout_ms);
 
+/* pid.c's lock over the engine's tables, for the other providers that
+ * make sites in traced processes (usdt.c). */
+void linux_inst_lock(bool take);
 int linux_pid_init(void);
 int linux_pid_register(linux_proc_t *p);
 int linux_pid_unregister(linux_proc_t *p);
@@ -226,10 +241,22 @@ void linux_pid_fini(void);
 
 /* ---- The agent (agent.c, agent_profile.c; inside a traced process) ----- */
 
-void linux_agent_once(void);
 void linux_agent_profile_sync(struct linux_agent_block *b);
 void linux_agent_profile_stop(void);
 void linux_agent_profile_forget(void);
+/* Take back the semaphore increments the block records (agent_usdt.c): the
+ * consumer died (child false), or in a forked child, which runs untraced
+ * (true; the shared records stay the parent's). */
+void linux_agent_usdt_release(struct linux_agent_block *b, bool child);
+/* The syscall provider in the agent (agent_syscall.c): make the seccomp
+ * filters trap what the block's table asks (a SYSCALL message, the end of
+ * the -c hold, a module change); the calling thread is the agent's own,
+ * whose calls never fire; tracing is over (filters stay, calls are made
+ * untraced); a forked child forgets it was traced. */
+void linux_agent_syscall_sync(struct linux_agent_block *b);
+void linux_agent_syscall_thread(void);
+void linux_agent_syscall_stop(void);
+void linux_agent_syscall_forget(void);
 
 /* ---- profile/tick provider ----------------------------------------------- */
 
@@ -241,5 +268,13 @@ int linux_profile_register(void);
  * false if the name is not a valid profile probe name. */
 bool linux_profile_parse(const char *name, int *kind, uint64_t *interval);
 int linux_profile_unregister(void);
+
+/* ---- syscall provider (syscall.c) ---------------------------------------- */
+
+int linux_syscall_register(void);
+int linux_syscall_unregister(void);
+/* A process was adopted, or loaded objects: publish the enabled probes. */
+void linux_syscall_proc_added(linux_proc_t *p);
+void linux_syscall_modules_changed(linux_proc_t *p);
 
 #endif /* DTRACE_PORT_LINUX_IMPL_H */

@@ -41,6 +41,13 @@ pid_lock_take(bool take)
 		pthread_mutex_unlock(&pid_lock);
 }
 
+/* The engine's tables are shared with the USDT providers (usdt.c). */
+void
+linux_inst_lock(bool take)
+{
+	pid_lock_take(take);
+}
+
 /* Probes are user-visible as DTrace's: every field Unstable but the
  * provider's name, ISA-dependent arguments. */
 static const dtrace_pattr_t pid_attr = {
@@ -72,11 +79,10 @@ typedef struct pid_match {
 /* Remember the first reason a description made nothing, in DTrace's
  * words (dt_pid.c's messages), for the compiler to report. */
 static void
-pid_note(linux_proc_t *p, inst_func_err_t why, const char *func, uintptr_t addr, const char *name)
+pid_note(linux_proc_t *p, inst_func_err_t why, const char *func, const char *name)
 {
 	unsigned long long off = strtoull(name, NULL, 16);
 
-	(void)addr;
 	if (p->lp_why != 0)
 		return;
 	switch (why) {
@@ -202,7 +208,7 @@ pid_module_cb(const dtrace_port_module_t *mod, void *arg)
 		rq.ifr_size = s->ps_size;
 		rq.ifr_lock = pid_lock_take;
 		if (inst_func_probes(&rq, pm->pm_namepat, &why) != 0)
-			pid_note(p, why, s->ps_name, rq.ifr_addr, pm->pm_namepat);
+			pid_note(p, why, s->ps_name, pm->pm_namepat);
 		else
 			pm->pm_matched++;
 	}

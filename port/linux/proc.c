@@ -23,6 +23,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
@@ -42,6 +45,7 @@
 #include "host.h"
 #include "inst.h"
 #include "linux_impl.h"
+#include "usdt.h"
 
 static pthread_mutex_t proc_lock = PTHREAD_MUTEX_INITIALIZER;
 static linux_proc_t *procs;
@@ -111,6 +115,8 @@ proc_control(void *arg)
 			continue;
 		if (m.am_type == LINUX_AGENT_MODULES) {
 			linux_pid_modules_changed(p);
+			linux_usdt_scan(p);
+			linux_syscall_modules_changed(p);
 			p->lp_block->lab_modack = (uint32_t)m.am_arg[0];
 			futex_wake_all(&p->lp_block->lab_modack);
 		}
@@ -120,6 +126,7 @@ proc_control(void *arg)
 	 * ours to mend. */
 	p->lp_execd = proc_execd(p->lp_pid);
 	linux_pid_process_gone(p);
+	linux_usdt_process_gone(p);
 	p->lp_state = LINUX_PROC_GONE;
 	return NULL;
 }
@@ -232,6 +239,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if (p->lp_rbrk != 0)
 		(void)linux_pid_watch_modules(p);
 	p->lp_state = LINUX_PROC_RUNNING;
+	linux_usdt_scan(p); /* the providers its objects describe */
 	pthread_mutex_lock(&proc_lock);
 	p->lp_next = procs;
 	procs = p;
@@ -239,6 +247,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	if ((err = pthread_create(&p->lp_thread, NULL, proc_control, p)) == 0)
 		p->lp_thread_started = true;
 	linux_profile_proc_added(p);
+	linux_syscall_proc_added(p);
 	return 0;
 fail:
 	if (p->lp_block != NULL)
@@ -258,6 +267,47 @@ dtrace_linux_proc_socketpair(int *consumer_end, int *agent_end)
 		return errno;
 	*consumer_end = sv[0];
 	*agent_end = sv[1];
+	return 0;
+}
+
+int
+dtrace_linux_proc_check(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+	bool interp = false;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st) != 0)
+		return errno;
+	if (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+	    ((st.st_mode & S_ISGID) && st.st_gid != getegid())) {
+		snprintf(errbuf, errlen,
+			 "a set-user-ID or set-group-ID program runs without the agent (the "
+			 "dynamic linker ignores LD_PRELOAD there)");
+		return EPERM;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0; /* a script, say: its interpreter is what runs */
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_kind(elf) == ELF_K_ELF &&
+	    elf_getphdrnum(elf, &n) == 0) {
+		for (i = 0; i < n; i++)
+			if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_INTERP)
+				interp = true;
+		if (!interp) {
+			elf_end(elf);
+			close(fd);
+			snprintf(errbuf, errlen,
+				 "a statically linked program cannot load the agent (no dynamic "
+				 "linker to preload it)");
+			return ENOEXEC;
+		}
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
 	return 0;
 }
 
@@ -322,14 +372,6 @@ dtrace_linux_proc_dropped(pid_t pid)
 	return 1;
 }
 
-bool
-dtrace_linux_proc_traced(pid_t pid)
-{
-	linux_proc_t *p = linux_proc_lookup(pid);
-
-	return p != NULL && p->lp_state != LINUX_PROC_GONE;
-}
-
 int
 linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg)
 {
@@ -374,7 +416,7 @@ linux_proc_release_all(void)
 	pthread_mutex_lock(&proc_lock);
 	for (p = procs; p != NULL; p = next) {
 		next = p->lp_next;
-		if (linux_pid_unregister(p) != 0) {
+		if (linux_usdt_release(p) != 0 || linux_pid_unregister(p) != 0) {
 			err = DTRACE_EBUSY;
 			procs = p;
 			break;

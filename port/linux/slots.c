@@ -32,7 +32,9 @@
  * A cross-call takes each target slot's busy word the same way but waits
  * for it (yielding), so fn runs with the slot idle and held; a holder that
  * has died (its tid is gone) is taken over so a crashed process cannot
- * block the consumer.  The number of slots is fixed when the arena is
+ * block the consumer.  A cross-call to every slot waits for all its busy
+ * slots at once, since their holders may be threads preempted in probe
+ * context.  The number of slots is fixed when the arena is
  * created: LINUX_SLOTS_PER_CPU per configured processor, at least
  * LINUX_MIN_SLOTS (traced processes bring their own threads, many more
  * than processors) and at most LINUX_MAX_SLOTS, so that threads rarely
@@ -201,6 +203,12 @@ slot_any(uint64_t me)
 }
 
 bool
+linux_slots_in_probe(void)
+{
+	return in_probe != 0;
+}
+
+bool
 dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
 	uint64_t me;
@@ -261,43 +269,66 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 	}
 }
 
-/* Wait until slot s is idle and take it. */
-static void
-slot_acquire_for_xcall(uint32_t s)
+/*
+ * Take slot s for a cross-call if it is idle.  Once the caller has waited
+ * long (late), a holder still there may be a thread that died in probe
+ * context, which is short: its slot is taken over.
+ */
+static bool
+slot_take_for_xcall(uint32_t s, uint64_t me, bool late)
 {
 	_Atomic uint64_t *busy = &linux_arena->la_slots[s].ls_busy;
-	uint64_t me = linux_self_id(), expect;
-	struct timespec nap = {0, 50000};
-	unsigned spins = 0;
+	uint64_t expect = 0;
 
-	for (;;) {
-		expect = 0;
-		if (atomic_compare_exchange_weak_explicit(busy, &expect, me, memory_order_acquire,
-							  memory_order_relaxed))
-			return;
-		if (++spins < 64) {
-			sched_yield();
-			continue;
-		}
-		/* Probe context is short: a holder still there after this long
-		 * may be a thread that died in it. */
-		if (expect != 0 && !holder_alive(expect) &&
-		    atomic_compare_exchange_strong(busy, &expect, me))
-			return;
-		nanosleep(&nap, NULL);
-	}
+	if (atomic_compare_exchange_strong_explicit(busy, &expect, me, memory_order_acquire,
+						    memory_order_relaxed))
+		return true;
+	return late && expect != 0 && !holder_alive(expect) &&
+	       atomic_compare_exchange_strong(busy, &expect, me);
 }
 
+/*
+ * Every target slot is taken in turn as it comes idle: one pass runs fn on
+ * each idle slot, and later passes go round the busy ones only, yielding
+ * (then napping) between passes.  A holder may be a thread preempted in
+ * probe context, which runs again only when the scheduler says so (tenths
+ * of a second on a loaded machine), so waiting for all of them at once
+ * makes a cross-call to every slot as long as the slowest holder, not the
+ * sum of them, and the deadman's dtrace_sync() stays well inside its
+ * timeout when threads outnumber processors.
+ */
 void
 dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
 {
-	uint32_t n = dtrace_port_ncpus(), s;
+	uint32_t n = dtrace_port_ncpus(), lo = 0, hi = n, left, s;
+	uint64_t me = linux_self_id();
+	struct timespec nap = {0, 50000};
+	bool done[LINUX_MAX_SLOTS] = {false};
+	unsigned passes = 0;
 
-	for (s = 0; s < n; s++) {
-		if (cpu != DTRACE_CPU_ALL && cpu != s)
-			continue;
-		slot_acquire_for_xcall(s);
-		fn(arg);
-		atomic_store_explicit(&linux_arena->la_slots[s].ls_busy, 0, memory_order_release);
+	if (n > LINUX_MAX_SLOTS)
+		n = hi = LINUX_MAX_SLOTS;
+	if (cpu != DTRACE_CPU_ALL) {
+		if (cpu >= n)
+			return;
+		lo = cpu;
+		hi = cpu + 1;
+	}
+	for (left = hi - lo;;) {
+		for (s = lo; s < hi; s++) {
+			if (done[s] || !slot_take_for_xcall(s, me, passes >= 64))
+				continue;
+			fn(arg);
+			atomic_store_explicit(&linux_arena->la_slots[s].ls_busy, 0,
+					      memory_order_release);
+			done[s] = true;
+			left--;
+		}
+		if (left == 0)
+			return;
+		if (++passes < 64)
+			sched_yield();
+		else
+			nanosleep(&nap, NULL);
 	}
 }

@@ -21,6 +21,8 @@
 
 #define STACK_DEPTH_MAX 512 /* bound for depth-only walks */
 
+LINUX_TLS inst_thread_t linux_inst_thread;
+
 /*
  * Walk the current thread's stack for a directly called probe, dropping
  * `skip` frames after the first (see above).  The skipped frames are
@@ -127,6 +129,10 @@ dtrace_port_getarg(int n, int aframes)
 	 * reads them (at another instruction they are whatever is there). */
 	if (rp == NULL || n < 0)
 		return 0;
+	/* A statically defined probe's arguments are where its recipe said
+	 * (inst_args.c), evaluated as it fired. */
+	if (linux_inst_thread.it_args != NULL)
+		return (uint32_t)n < linux_inst_thread.it_nargs ? linux_inst_thread.it_args[n] : 0;
 	if ((unsigned)n < isa_narg_regs)
 		return rp->r[isa_arg_regs[n]];
 	r = isa_nofault_load64(isa_regs_sp(rp) + ISA_STACK_ARG_OFF +

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,6 +194,23 @@ dtrace_port_curproc_progenyof(uint64_t pid)
 		cur = proc_parent(cur);
 	}
 	return 0;
+}
+
+/*
+ * Device numbers are Linux's (the dev_t of stat(2) and of the kernel's
+ * new_encode_dev()): glibc's major() and minor() split them, 12 + 32 bits
+ * of major and 20 of minor.  Pure arithmetic, safe in a signal handler.
+ */
+uint64_t
+dtrace_port_dev_major(uint64_t dev)
+{
+	return major((dev_t)dev);
+}
+
+uint64_t
+dtrace_port_dev_minor(uint64_t dev)
+{
+	return minor((dev_t)dev);
 }
 
 /* ---- Time (port.h section 6): clock_gettime is served by the vDSO. ---- */

@@ -2,7 +2,8 @@
  * DIF's memory, user-space, network and miscellaneous subroutines behave as
  * in DTrace: alloca, bcopy, copyin, copyinto, copyinstr, copyout,
  * copyoutstr, memref, memstr, rand, progenyof, speculation, the byte-order
- * conversions and inet_ntoa/inet_ntoa6/inet_ntop; with their faults.
+ * conversions, inet_ntoa/inet_ntoa6/inet_ntop and getmajor/getminor; with
+ * their faults.
  */
 #include "dif_call.h"
 
@@ -200,6 +201,17 @@ test_byte_order(void)
 	CHECK_EQ(call(DIF_SUBR_NTOHLL, V(0x0807060504030201ull)), 0x0102030405060708ull);
 }
 
+/* The port splits a dev_t (the test port as illumos' 64-bit dev_t); results are 32 bits. */
+static void
+test_getmajor_getminor(void)
+{
+	CHECK_EQ(call(DIF_SUBR_GETMAJOR, V(0x0000001200000034ull)), 0x12);
+	CHECK_EQ(call(DIF_SUBR_GETMINOR, V(0x0000001200000034ull)), 0x34);
+	CHECK_EQ(call(DIF_SUBR_GETMAJOR, V(0xfffffffffffffffeull)), 0xffffffffu);
+	CHECK_EQ(call(DIF_SUBR_GETMINOR, V(0xfffffffffffffffeull)), 0xfffffffeu);
+	CHECK_NOFAULT(e);
+}
+
 static const char *
 ntop6(uint64_t af, const char *hex)
 {
@@ -325,6 +337,7 @@ main(void)
 	test_memref_and_memstr();
 	test_rand_progenyof_speculation();
 	test_byte_order();
+	test_getmajor_getminor();
 	test_inet();
 	call_release_all();
 	env_fini(e);

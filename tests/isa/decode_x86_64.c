@@ -89,13 +89,21 @@ static const row_t rows[] = {
 	{"jmp *%fs:0x10 (no segment base)", {0x64, 0xff, 0x24, 0x25, 0x10, 0, 0, 0}, 8, 8, JMP | IND,
 	 0, X86_OP_OOL},
 	{"lock cmpxchg %rcx,(%rdx)", {0xf0, 0x48, 0x0f, 0xb1, 0x0a}, 5, 5, 0, 0, X86_OP_OOL},
-	/* out of line with a scratch register for the RIP-relative operand */
-	{"mov 0x10(%rip),%rax", {0x48, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_OOL_RIP},
-	{"mov %rax,0x10(%rip)", {0x48, 0x89, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_OOL_RIP},
-	{"lea 0x10(%rip),%rdi", {0x48, 0x8d, 0x3d, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_OOL_RIP},
-	{"cmpq $1,0x10(%rip)", {0x48, 0x83, 0x3d, 0x10, 0, 0, 0, 1}, 8, 8, REL, 0, X86_OP_OOL_RIP},
-	{"mov 0x10(%rip),%r8", {0x4c, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_OOL_RIP},
+	/* emulated: RIP-relative loads into 64- and 32-bit registers, and lea */
+	{"mov 0x10(%rip),%rax", {0x48, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_LOAD_RIP},
+	{"mov 0x10(%rip),%r8", {0x4c, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_LOAD_RIP},
 	{"mov 0x10(%rip),%rax, REX.B set", {0x49, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0,
+	 X86_OP_LOAD_RIP},
+	{"mov 0x10(%rip),%r11d", {0x44, 0x8b, 0x1d, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_LOAD_RIP},
+	{"lea 0x10(%rip),%rdi", {0x48, 0x8d, 0x3d, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_SET_REG},
+	{"lea 0x10(%rip),%edi", {0x8d, 0x3d, 0x10, 0, 0, 0}, 6, 6, REL, 0, X86_OP_SET_REG},
+	/* out of line with a scratch register for the RIP-relative operand */
+	{"mov %rax,0x10(%rip)", {0x48, 0x89, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0, X86_OP_OOL_RIP},
+	{"cmpq $1,0x10(%rip)", {0x48, 0x83, 0x3d, 0x10, 0, 0, 0, 1}, 8, 8, REL, 0, X86_OP_OOL_RIP},
+	{"mov 0x10(%rip),%ax (keeps the upper bits)", {0x66, 0x8b, 0x05, 0x10, 0, 0, 0}, 7, 7, REL, 0,
+	 X86_OP_OOL_RIP},
+	{"mov 0x10(%rip),%al", {0x8a, 0x05, 0x10, 0, 0, 0}, 6, 6, REL, 0, X86_OP_OOL_RIP},
+	{"mov %fs:0x10(%rip),%rax", {0x64, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0}, 8, 8, REL, 0,
 	 X86_OP_OOL_RIP},
 	{"push 0x10(%rip)", {0xff, 0x35, 0x10, 0, 0, 0}, 6, 6, REL, 0, X86_OP_OOL_RIP},
 	{"vmovdqu 0x10(%rip),%xmm0 (VEX2)", {0xc5, 0xfa, 0x6f, 0x05, 0x10, 0, 0, 0}, 8, 8, REL, 0,
@@ -241,6 +249,10 @@ test_operands(void)
 	static const uint8_t jmp_rip[] = {0xff, 0x25, 0x10, 0, 0, 0};
 	static const uint8_t jmp_tab[] = {0xff, 0x24, 0xc8};
 	static const uint8_t mov_rax[] = {0x48, 0x8b, 0x05, 0x10, 0, 0, 0};
+	static const uint8_t mov_r11d[] = {0x44, 0x8b, 0x1d, 0x10, 0, 0, 0};
+	static const uint8_t lea_rdi[] = {0x48, 0x8d, 0x3d, 0xf0, 0xff, 0xff, 0xff};
+	static const uint8_t lea_edi[] = {0x8d, 0x3d, 0x10, 0, 0, 0};
+	static const uint8_t add_rax[] = {0x48, 0x01, 0x05, 0x10, 0, 0, 0};
 	static const uint8_t shl_cl[] = {0x48, 0xd3, 0x25, 0x10, 0, 0, 0};
 	static const uint8_t c16b[] = {0x48, 0x0f, 0xc7, 0x0d, 0x10, 0, 0, 0};
 	isa_probe_insn_t pi;
@@ -269,10 +281,24 @@ test_operands(void)
 	          pi.pi_data[X86_IND_INDEX] == ISA_REG_RCX &&
 	          pi.pi_data[X86_IND_MODE] == (X86_IND_MEM | 8),
 	      "jmp *(%%rax,%%rcx,8) operands");
-	/* The scratch register is one the instruction does not name. */
 	CHECK(isa_probe_prepare(mov_rax, sizeof(mov_rax), PC, &pi) == 0 &&
+	          pi.pi_data[0] == ISA_REG_RAX && pi.pi_data[1] == PC + 7 + 0x10 &&
+	          pi.pi_data[2] == 8,
+	      "mov 0x10(%%rip),%%rax: register, absolute address, 8 bytes");
+	CHECK(isa_probe_prepare(mov_r11d, sizeof(mov_r11d), PC, &pi) == 0 &&
+	          pi.pi_data[0] == ISA_REG_R11 && pi.pi_data[1] == PC + 7 + 0x10 &&
+	          pi.pi_data[2] == 4,
+	      "mov 0x10(%%rip),%%r11d: the 64-bit register, 4 bytes");
+	CHECK(isa_probe_prepare(lea_rdi, sizeof(lea_rdi), PC, &pi) == 0 &&
+	          pi.pi_data[0] == ISA_REG_RDI && pi.pi_data[1] == PC + 7 - 0x10,
+	      "lea -0x10(%%rip),%%rdi: the address");
+	CHECK(isa_probe_prepare(lea_edi, sizeof(lea_edi), 0x7f0000400000ull, &pi) == 0 &&
+	          pi.pi_data[0] == ISA_REG_RDI && pi.pi_data[1] == 0x400000u + 6 + 0x10,
+	      "lea 0x10(%%rip),%%edi above 4 GiB: the address cut to 32 bits");
+	/* The scratch register is one the instruction does not name. */
+	CHECK(isa_probe_prepare(add_rax, sizeof(add_rax), PC, &pi) == 0 &&
 	          pi.pi_data[0] != ISA_REG_RAX,
-	      "mov x(%%rip),%%rax: scratch is not %%rax");
+	      "add %%rax,x(%%rip): scratch is not %%rax");
 	CHECK(isa_probe_prepare(shl_cl, sizeof(shl_cl), PC, &pi) == 0 &&
 	          pi.pi_data[0] != ISA_REG_RCX,
 	      "shl %%cl,x(%%rip): scratch is not %%rcx");

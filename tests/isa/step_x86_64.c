@@ -13,9 +13,9 @@
  * instruction may write and the stack around %rsp.  Every row is run under
  * several flag states, so each jcc is seen taken and not taken.
  *
- * Then the fault contract: an emulated access to an unmapped stack or
- * pointer, or a branch to a non-canonical address, gives ISA_STEP_FAULT
- * with the address and untouched registers.
+ * Then the fault contract: an emulated access to an unmapped stack,
+ * pointer or RIP-relative word, or a branch to a non-canonical address,
+ * gives ISA_STEP_FAULT with the address and untouched registers.
  *
  * Linux and x86_64 only (ucontext, mmap); the ISA code under test is not.
  */
@@ -327,6 +327,23 @@ static const xcase_t cases[] = {
 	 X86_OP_JMP_IND, NULL, 0},
 	{"call *slot(%rip)", {0xff, 0x15, 0, 0, 0, 0}, 6, FIX_DISP, 2, SLOT_OFF, {0}, 0,
 	 X86_OP_CALL_IND, NULL, 0},
+	/* emulated: RIP-relative loads into 64- and 32-bit registers, and lea */
+	{"mov x(%rip),%rax", {0x48, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"mov x(%rip),%ecx (zero-extends)", {0x8b, 0x0d, 0, 0, 0, 0}, 6, FIX_DISP, 2, 12, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"mov x(%rip),%r8", {0x4c, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 16, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"mov x(%rip),%r11d", {0x44, 0x8b, 0x1d, 0, 0, 0, 0}, 7, FIX_DISP, 3, 20, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"mov x(%rip),%rax with REX.B", {0x49, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"mov x+3(%rip),%rsi (misaligned)", {0x48, 0x8b, 0x35, 0, 0, 0, 0}, 7, FIX_DISP, 3, 3, {0}, 0,
+	 X86_OP_LOAD_RIP, NULL, 0},
+	{"lea x(%rip),%rdi", {0x48, 0x8d, 0x3d, 0, 0, 0, 0}, 7, FIX_DISP, 3, 0, {0}, 0,
+	 X86_OP_SET_REG, NULL, 0},
+	{"lea x(%rip),%esi (cut to 32 bits)", {0x8d, 0x35, 0, 0, 0, 0}, 6, FIX_DISP, 2, 8, {0}, 0,
+	 X86_OP_SET_REG, NULL, 0},
 	/* out of line, as is */
 	{"pop %rbx", {0x5b}, 1, FIX_NONE, 0, 0, {0}, 0, X86_OP_OOL, NULL, 0},
 	{"leave", {0xc9}, 1, FIX_NONE, 0, 0, {0}, 0, X86_OP_OOL, rbp_frame, 0},
@@ -343,20 +360,14 @@ static const xcase_t cases[] = {
 	{"syscall (getpid)", {0x0f, 0x05}, 2, FIX_NONE, 0, 0, {0}, 0, X86_OP_OOL, rax_getpid,
 	 BIT(RCX)},
 	/* out of line through a scratch register */
-	{"mov x(%rip),%rax", {0x48, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0}, 0,
-	 X86_OP_OOL_RIP, NULL, 0},
-	{"mov x(%rip),%ecx", {0x8b, 0x0d, 0, 0, 0, 0}, 6, FIX_DISP, 2, 12, {0}, 0, X86_OP_OOL_RIP,
-	 NULL, 0},
-	{"mov x(%rip),%r8", {0x4c, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 16, {0}, 0,
-	 X86_OP_OOL_RIP, NULL, 0},
-	{"mov x(%rip),%rax with REX.B", {0x49, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0}, 0,
-	 X86_OP_OOL_RIP, NULL, 0},
 	{"mov %rdx,x(%rip)", {0x48, 0x89, 0x15, 0, 0, 0, 0}, 7, FIX_DISP, 3, 24, {0}, 0,
 	 X86_OP_OOL_RIP, NULL, 0},
 	{"movl $imm32,x(%rip)", {0xc7, 0x05, 0, 0, 0, 0, 0x78, 0x56, 0x34, 0x12}, 10, FIX_DISP, 2, 4,
 	 {0}, 0, X86_OP_OOL_RIP, NULL, 0},
-	{"lea x(%rip),%rdi", {0x48, 0x8d, 0x3d, 0, 0, 0, 0}, 7, FIX_DISP, 3, 0, {0}, 0,
-	 X86_OP_OOL_RIP, NULL, 0},
+	{"mov x(%rip),%ax (upper bits kept)", {0x66, 0x8b, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0},
+	 0, X86_OP_OOL_RIP, NULL, 0},
+	{"mov x(%rip),%bl", {0x8a, 0x1d, 0, 0, 0, 0}, 6, FIX_DISP, 2, 8, {0}, 0, X86_OP_OOL_RIP,
+	 NULL, 0},
 	{"cmp %rax,x(%rip)", {0x48, 0x39, 0x05, 0, 0, 0, 0}, 7, FIX_DISP, 3, 8, {0}, 0,
 	 X86_OP_OOL_RIP, NULL, 0},
 	{"cmpq $1,x(%rip)", {0x48, 0x83, 0x3d, 0, 0, 0, 0, 0x01}, 8, FIX_DISP, 3, 16, {0}, 0,
@@ -704,6 +715,8 @@ test_faults(void)
 	static const uint8_t push[] = {0x55}, call[] = {0xe8, 0, 0, 0, 0}, ret[] = {0xc3};
 	static const uint8_t callr[] = {0xff, 0x50, 0x08}, jmprip[] = {0xff, 0x25, 0, 0, 0, 0};
 	static const uint8_t calli[] = {0xff, 0xd0};
+	static const uint8_t movrip[] = {0x48, 0x8b, 0x05, 0, 0, 0, 0};
+	static const uint8_t movrip32[] = {0x8b, 0x05, 0, 0, 0, 0};
 	uint8_t *m =
 	    mmap(NULL, 2 * E.pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uintptr_t guard = (uintptr_t)m + E.pg;
@@ -737,6 +750,11 @@ test_faults(void)
 	expect_fault("call *8(%rax) through the guard page", callr, sizeof(callr), 0x401000, &regs,
 	             guard + 40);
 	expect_fault("jmp *0(%rip) through the guard page", jmprip, sizeof(jmprip), guard - 6,
+	             &regs, guard);
+	/* a RIP-relative load from it */
+	expect_fault("mov 0(%rip),%rax from the guard page", movrip, sizeof(movrip), guard - 7,
+	             &regs, guard);
+	expect_fault("mov 0(%rip),%eax from the guard page", movrip32, sizeof(movrip32), guard - 6,
 	             &regs, guard);
 
 	/* Branches to non-canonical addresses fault at the target. */

@@ -24,7 +24,7 @@ exe=$work/${test}_$isa
 lib=$work/libport_$isa.a
 p=$src/port/linux
 flags="-static -O2 -g -std=gnu11 -Wall -Wextra -Werror -fno-omit-frame-pointer"
-incs="-I$src/isa/$isa -I$src/isa -I$p -I$src/core -I$src/tests/port"
+incs="-I$src/isa/$isa -I$src/isa -I$p -I$src/core -I$src/inst -I$src/tests/port"
 srcs="$src/isa/$isa/nofault.S $src/isa/$isa/regs.c $src/isa/frame_walk.c $src/isa/cfi_unwind.c
 	$src/isa/$isa/patch.c $p/arena.c $p/slots.c $p/thread.c $p/trap.c $p/nofault.c
 	$p/stack.c $p/unwind.c $p/destructive.c $p/text.c $p/codearena.c $p/timer.c $p/cputimer.c $p/log.c

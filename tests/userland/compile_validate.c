@@ -184,7 +184,7 @@ static const char *const corpus[] = {
 	"BEGIN { trace(lltostr(42)); trace(lltostr(42, 16)); trace(strtoll(\"42\")); trace(strtoll(\"2a\", 16)); }",
 	"BEGIN { trace(toupper(\"abc\")); trace(tolower(\"ABC\")); trace(json(\"{\\\"a\\\":1}\", \"a\")); }",
 	"BEGIN { trace(htons(1)); trace(htonl(1)); trace(htonll(1)); trace(ntohs(1)); trace(ntohl(1)); trace(ntohll(1)); }",
-	"BEGIN { this->a = (uint32_t *)alloca(4); *this->a = 0x0100007f; trace(inet_ntoa(this->a)); trace(inet_ntop(AF_INET, this->a)); trace(inet_ntoa6(this->a)); }",
+	"BEGIN { this->a = (uint32_t *)alloca(4); *this->a = 0x0100007f; trace(inet_ntoa(this->a)); trace(inet_ntop(AF_INET, this->a)); trace(inet_ntoa6((in6_addr_t *)this->a)); }",
 	"BEGIN { trace(rand()); trace(progenyof(1)); }",
 	"BEGIN { s = strjoin(execname, \"-\"); t = strjoin(s, probefunc); trace(t); }",
 	/* built-in variables */

@@ -17,4 +17,14 @@ if(TARGET dtrace)
 		add_test(NAME userland_${name} COMMAND ${name})
 		set_tests_properties(userland_${name} PROPERTIES LABELS userland)
 	endforeach()
+
+	# fuzz_consume's kept corpus (corpus/consume: snapshots that once crashed
+	# or tripped a sanitizer in the consumer, named crash-*, plus seeds that
+	# reach every record kind) replayed with the ordinary compiler.
+	add_executable(fuzz_replay_consume ${PROJECT_SOURCE_DIR}/tests/core/fuzz_replay_main.c
+		${PROJECT_SOURCE_DIR}/fuzz/fuzz_consume.c)
+	target_link_libraries(fuzz_replay_consume PRIVATE dtrace)
+	add_test(NAME userland_fuzz_replay_consume_corpus
+		COMMAND fuzz_replay_consume ${CMAKE_CURRENT_LIST_DIR}/corpus/consume)
+	set_tests_properties(userland_fuzz_replay_consume_corpus PROPERTIES LABELS userland)
 endif()

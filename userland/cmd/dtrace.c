@@ -30,7 +30,8 @@ typedef enum {
 	DMODE_VERS, /* -V */
 	DMODE_EXEC, /* trace, or -e: compile only */
 	DMODE_LIST, /* -l */
-	DMODE_HEADER /* -h */
+	DMODE_HEADER, /* -h */
+	DMODE_LINK    /* -G */
 } dmode_t;
 
 typedef struct dtrace_cmd {
@@ -45,11 +46,13 @@ typedef struct dtrace_cmd {
 /* The leading '+' keeps getopt from permuting: DTrace parses in order and
  * treats the first non-option as the start of $1.. (later options still
  * count).  The leading ':' lets us word the errors as DTrace does. */
-static const char DTRACE_OPTSTR[] = "+:b:c:CD:ef:FhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+static const char DTRACE_OPTSTR[] = "+:3:6:b:c:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
 static char **g_argv;
 static int g_argc;
 static dtrace_cmd_t *g_cmdv;
+static int g_objc;     /* -G: the objects to link */
+static char **g_objv;
 static int g_cmdc;
 static const char *g_pname;
 static int g_quiet;
@@ -79,7 +82,7 @@ usage(FILE *fp)
 	static const char predact[] = "[[ predicate ] action ]";
 
 	(void)fprintf(fp,
-	              "Usage: %s [-CeFhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
+	              "Usage: %s [-32|-64] [-CeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
 	              "\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
 	              "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
 	              "\t[-P provider %s]\n"
@@ -91,6 +94,8 @@ usage(FILE *fp)
 	(void)fprintf(fp, "\tpredicate -> '/' D-expression '/'\n");
 	(void)fprintf(fp, "\t   action -> '{' D-statements '}'\n");
 	(void)fprintf(fp, "\n"
+	                  "\t-32 generate 32-bit D programs\n"
+	                  "\t-64 generate 64-bit D programs\n\n"
 	                  "\t-b  set trace buffer size\n"
 	                  "\t-c  run specified command and exit upon its completion\n"
 	                  "\t-C  run cpp(1) preprocessor on script files\n"
@@ -98,6 +103,7 @@ usage(FILE *fp)
 	                  "\t-e  exit after compiling request but prior to enabling probes\n"
 	                  "\t-f  enable or list probes matching the specified function name\n"
 	                  "\t-F  coalesce trace output by function\n"
+	                  "\t-G  generate an ELF file containing embedded dtrace program\n"
 	                  "\t-h  generate a header file with definitions for static probes\n"
 	                  "\t-H  print included files when invoking preprocessor\n"
 	                  "\t-i  enable or list probes matching the specified probe id\n"
@@ -584,6 +590,40 @@ badopt(int c)
 	return usage(stderr);
 }
 
+/*
+ * -G: the objects are the arguments that are not options; the output is
+ * -o's file, else the script's name with .o for .d, else d.out.
+ */
+static void
+link_objects(void)
+{
+	const char *file = g_ofile, *name = g_cmdc > 0 ? g_cmdv[0].dc_arg : "";
+	char *ofile = NULL, *p;
+
+	if (g_cmdc == 0) {
+		(void)fprintf(stderr, "%s: -G requires one or more scripts or enabling options\n",
+		              g_pname);
+		g_status = E_USAGE;
+		return;
+	}
+	if (file == NULL && g_cmdc == 1 && g_cmdv[0].dc_func == compile_file &&
+	    (p = strrchr(name, '.')) != NULL && strcmp(p, ".d") == 0) {
+		const char *base = strrchr(name, '/');
+
+		base = base != NULL ? base + 1 : name;
+		if ((ofile = malloc(strlen(base) + 1)) == NULL)
+			fatal("failed to allocate memory");
+		strcpy(ofile, base);
+		strcpy(strrchr(ofile, '.'), ".o");
+		file = ofile;
+	}
+	if (file == NULL)
+		file = "d.out";
+	if (dtrace_program_link(g_dtp, file, g_objc, g_objv) != 0)
+		dfatal("failed to link script %s", name);
+	free(ofile);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -608,6 +648,16 @@ main(int argc, char *argv[])
 	for (opt_restart(1); opt_index() < argc; opt_restart(opt_index() + 1)) {
 		while ((c = opt_next(argc, argv)) != -1) {
 			switch (c) {
+			case '3':
+			case '6':
+				/* -32 and -64 are options 3 and 6 with the argument 2 and 4 */
+				if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+					(void)fprintf(stderr, "%s: illegal option -- %c%s\n", g_pname, c, optarg);
+					return usage(stderr);
+				}
+				oflags &= ~(DTRACE_O_LP64 | DTRACE_O_ILP32);
+				oflags |= c == '3' ? DTRACE_O_ILP32 : DTRACE_O_LP64;
+				break;
 			case 'e':
 				g_exec = 0;
 				done = 1;
@@ -615,6 +665,12 @@ main(int argc, char *argv[])
 			case 'h':
 				g_mode = DMODE_HEADER;
 				g_cflags |= DTRACE_C_ZDEFS; /* -h implies -Z */
+				g_exec = 0;
+				mode++;
+				break;
+			case 'G':
+				g_mode = DMODE_LINK;
+				g_cflags |= DTRACE_C_ZDEFS; /* -G implies -Z */
 				g_exec = 0;
 				mode++;
 				break;
@@ -638,9 +694,15 @@ main(int argc, char *argv[])
 			g_argv[g_argc++] = argv[opt_index()];
 	}
 	g_argv[g_argc] = NULL;
+	if (g_mode == DMODE_LINK) {
+		/* -G: the arguments are the objects, not the programs' $1.. */
+		g_objc = g_argc - 1;
+		g_objv = g_argv + 1;
+		g_argc = 1;
+	}
 
 	if (mode > 1) {
-		(void)fprintf(stderr, "%s: only one of the [-hlV] options can be specified at a time\n",
+		(void)fprintf(stderr, "%s: only one of the [-GhlV] options can be specified at a time\n",
 		              g_pname);
 		return E_USAGE;
 	}
@@ -870,6 +932,11 @@ main(int argc, char *argv[])
 			fatal("failed to create header file %s", g_ofile);
 		g_ofp = NULL;
 		free(hfile);
+		dtrace_close(g_dtp);
+		return g_status;
+
+	case DMODE_LINK:
+		link_objects();
 		dtrace_close(g_dtp);
 		return g_status;
 

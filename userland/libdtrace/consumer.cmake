@@ -32,7 +32,7 @@ set(DTRACE_SYSLIBDIR "/usr/lib/dtrace" CACHE PATH "D library directory read befo
 target_compile_definitions(dtrace PRIVATE DT_SYSLIBDIR="${DTRACE_SYSLIBDIR}")
 
 if(TARGET dt_compiler)
-	target_sources(dtrace PRIVATE dt_program.c)
+	target_sources(dtrace PRIVATE dt_program.c dt_link.c)
 	target_link_libraries(dtrace PUBLIC dt_compiler)
 endif()
 
@@ -41,6 +41,18 @@ set(DT_BACKEND_SOURCE "")
 if(DTRACE_OS STREQUAL "linux" AND TARGET dtrace_port AND TARGET dtrace_linux_host)
 	set(DT_BACKEND_SOURCE dt_backend_linux.c)
 	target_link_libraries(dtrace PUBLIC dtrace_linux_host)
+endif()
+
+# A second backend, chosen at run time with DTRACE_BACKEND=rump: a NetBSD
+# kernel in this process (port/netbsd/rump), reached through its ioctls.
+if(DT_BACKEND_SOURCE AND TARGET dtrace_rump_host)
+	list(APPEND DT_BACKEND_SOURCE dt_backend_rump.c)
+	target_link_libraries(dtrace PUBLIC dtrace_rump_host)
+	# dt_open.c refers to it weakly (absent in builds without it), which
+	# takes nothing from an archive: ask the linker for it by name.
+	target_link_options(dtrace INTERFACE -Wl,--undefined=dt_backend_rump)
+	set_source_files_properties(dt_backend_rump.c PROPERTIES COMPILE_DEFINITIONS
+		"DT_RUMP_LIBDIR=\"${DTRACE_RUMP_LIBDIR}\";DT_RUMP_COMPONENT=\"${DTRACE_RUMP_COMPONENT}\"")
 endif()
 
 # dtrace_open() needs both a backend and the compiler.

@@ -609,81 +609,74 @@ dt_compile_agg(dt_pcb_t *pcb, dt_actlist_t *al, dt_node_t *agg)
 		incr = a3 != NULL ? a3->list : NULL;
 		argmax = 5;
 	} else if (fid == DTRACEAGG_LLQUANTIZE) {
-		dt_node_t *a1 = arg1->list, *a2 = a1->list, *a3 = a2->list, *a4 = a3->list;
-		uint64_t factor, lmag, hmag, steps;
-		if (a1->kind != DT_NODE_INT)
-			dnerror(pcb, a1, D_LLQUANT_FACTORTYPE, "llquantize( ) argument #1 must be an integer constant");
-		factor = a1->value;
-		if (factor > UINT16_MAX || factor < 2)
-			dnerror(pcb, a1, D_LLQUANT_FACTORVAL,
-				"llquantize( ) argument #1 must be an unsigned 16-bit quantity greater than or equal to 2");
-		if (a2->kind != DT_NODE_INT)
-			dnerror(pcb, a2, D_LLQUANT_LMAGTYPE, "llquantize( ) argument #2 must be an integer constant");
-		lmag = a2->value;
-		if (lmag > UINT16_MAX)
-			dnerror(pcb, a2, D_LLQUANT_LMAGVAL, "llquantize( ) argument #2 must be an unsigned 16-bit quantity");
-		if (a3->kind != DT_NODE_INT)
-			dnerror(pcb, a3, D_LLQUANT_HMAGTYPE, "llquantize( ) argument #3 must be an integer constant");
-		hmag = a3->value;
-		if (hmag > UINT16_MAX)
-			dnerror(pcb, a3, D_LLQUANT_HMAGVAL, "llquantize( ) argument #3 must be an unsigned 16-bit quantity");
-		if (hmag < lmag)
-			dnerror(pcb, a3, D_LLQUANT_HMAGVAL,
-				"llquantize( ) argument #3 (high magnitude) must be at least argument #2 (low magnitude)");
-		{
-			long double p = 1;
-			for (uint64_t i = 0; i <= hmag; i++)
-				p *= (long double)factor;
-			if (p > (long double)UINT64_MAX)
-				dnerror(pcb, a3, D_LLQUANT_HMAGVAL,
-					"llquantize( ) argument #3 (high magnitude) will cause overflow of 64 bits");
+		/*
+		 * DTrace's checks (illumos and FreeBSD dt_compile_agg()): each of
+		 * factor, low and high magnitude and steps an unsigned 16-bit
+		 * constant, then the rules the kernel enforces again when it
+		 * enables the aggregation (dtrace_ecb_aggregation_create()), so
+		 * that no program compiles that cannot be enabled.
+		 */
+		static const struct {
+			const char *str;
+			dt_errtag_t badtype, badval, mismatch;
+		} lla[4] = {
+			{"factor", D_LLQUANT_FACTORTYPE, D_LLQUANT_FACTORVAL, D_LLQUANT_FACTORMATCH},
+			{"low magnitude", D_LLQUANT_LOWTYPE, D_LLQUANT_LOWVAL, D_LLQUANT_LOWMATCH},
+			{"high magnitude", D_LLQUANT_HIGHTYPE, D_LLQUANT_HIGHVAL, D_LLQUANT_HIGHMATCH},
+			{"linear steps per magnitude", D_LLQUANT_NSTEPTYPE, D_LLQUANT_NSTEPVAL,
+			 D_LLQUANT_NSTEPMATCH},
+		};
+		dt_node_t *a = arg1->list;
+		uint64_t val[4], v, order;
+		for (int i = 0; i < 4; i++, a = a->list) {
+			if (a->kind != DT_NODE_INT)
+				dnerror(pcb, a, lla[i].badtype, "llquantize( ) argument #%d (%s) must be an integer constant",
+					i + 1, lla[i].str);
+			if (a->value > UINT16_MAX)
+				dnerror(pcb, a, lla[i].badval,
+					"llquantize( ) argument #%d (%s) must be an unsigned 16-bit quantity", i + 1,
+					lla[i].str);
+			val[i] = a->value;
 		}
-		if (a4->kind != DT_NODE_INT)
-			dnerror(pcb, a4, D_LLQUANT_STEPTYPE, "llquantize( ) argument #4 must be an integer constant");
-		steps = a4->value;
-		if (steps > UINT16_MAX)
-			dnerror(pcb, a4, D_LLQUANT_STEPVAL, "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
-		if (steps == 0)
-			dnerror(pcb, a4, D_LLQUANT_STEPVAL, "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
-		if (steps < factor && factor % steps != 0)
-			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
-				"llquantize() argument #4 (steps) must evenly divide argument #1 (factor) when steps<factor");
-		if (steps > factor && steps % factor != 0)
-			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
-				"llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
-		if (steps > factor && lmag == 0 && (factor * factor) % steps != 0)
-			dnerror(pcb, a1, D_LLQUANT_STEPVAL,
-				"llquantize() argument #4 (steps) must evenly divide the square of argument #1 (factor) when steps>factor and lmag==0");
-		if (steps > factor && lmag != 0) {
-			/* DTrace's own words, including their last clause */
-			long double p = 1;
-			for (uint64_t i = 0; i <= lmag; i++)
-				p *= (long double)factor;
-			if (p > (long double)UINT64_MAX || (unsigned long long)p % steps != 0)
-				dnerror(pcb, a1, D_LLQUANT_STEPVAL,
-					"llquantize() argument #4 (steps) must evenly divide pow(argument #1 (factor), lmag (argument #2) + 1) when steps>factor and lmag==0");
+		if (val[0] < 2)
+			dnerror(pcb, agg, D_LLQUANT_FACTORSMALL, "llquantize( ) factor (argument #1) must be two or more");
+		if (val[1] >= val[2])
+			dnerror(pcb, agg, D_LLQUANT_MAGRANGE,
+				"llquantize( ) high magnitude (argument #3) must be greater than low magnitude (argument #2)");
+		if (val[3] < val[0])
+			dnerror(pcb, agg, D_LLQUANT_FACTORNSTEPS,
+				"llquantize( ) factor (argument #1) must be less than or equal to the number of linear steps per magnitude (argument #4)");
+		for (v = val[0]; v < val[3]; v *= val[0])
+			continue;
+		if ((val[3] % val[0]) != 0 || (v % val[3]) != 0)
+			dnerror(pcb, agg, D_LLQUANT_FACTOREVEN,
+				"llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude (argument #4), and the number of steps per magnitude must evenly divide a power of the factor");
+		/* the kernel's buckets reach factor^(high + 1) (FreeBSD's reading of the check) */
+		order = 1;
+		for (uint64_t i = 0; i <= val[2] + 1; i++) {
+			if (order * val[0] > order) {
+				order *= val[0];
+				continue;
+			}
+			dnerror(pcb, agg, D_LLQUANT_MAGTOOBIG,
+				"llquantize( ) factor (%d) raised to power of high magnitude (%d) plus 1 overflows 64-bits",
+				(int)val[0], (int)val[2]);
 		}
-		arg = DTRACE_LLQUANTIZE_ARG(factor, lmag, hmag, steps);
+		arg = DTRACE_LLQUANTIZE_ARG(val[0], val[1], val[2], val[3]);
 		if (aid->aggarg == 0) {
 			aid->aggarg = arg;
 		} else if (aid->aggarg != arg) {
 			uint64_t o = aid->aggarg;
-			if (DTRACE_LLQUANTIZE_FACTOR(o) != factor)
-				dnerror(pcb, agg, D_LLQUANT_MATCHFACTOR,
-					"llquantize() factor (argument #1) doesn't match previous declaration: expected %d, found %d",
-					(int)DTRACE_LLQUANTIZE_FACTOR(o), (int)factor);
-			if (DTRACE_LLQUANTIZE_LOW(o) != lmag)
-				dnerror(pcb, agg, D_LLQUANT_MATCHLMAG,
-					"llquantize() lmag (argument #2) doesn't match previous declaration: expected %d, found %d",
-					(int)DTRACE_LLQUANTIZE_LOW(o), (int)lmag);
-			if (DTRACE_LLQUANTIZE_HIGH(o) != hmag)
-				dnerror(pcb, agg, D_LLQUANT_MATCHHMAG,
-					"llquantize() hmag (argument #3) doesn't match previous declaration: expected %d, found %d",
-					(int)DTRACE_LLQUANTIZE_HIGH(o), (int)hmag);
-			dnerror(pcb, agg, D_LLQUANT_MATCHSTEPS,
-				"llquantize() steps (argument #4) doesn't match previous declaration: expected %d, found %d",
-				(int)DTRACE_LLQUANTIZE_NSTEP(o), (int)steps);
+			const uint64_t ov[4] = {DTRACE_LLQUANTIZE_FACTOR(o), DTRACE_LLQUANTIZE_LOW(o),
+						DTRACE_LLQUANTIZE_HIGH(o), DTRACE_LLQUANTIZE_NSTEP(o)};
+			int i = 0;
+			while (i < 3 && ov[i] == val[i])
+				i++;
+			dnerror(pcb, agg, lla[i].mismatch,
+				"llquantize( ) %s (argument #%d) doesn't match previous declaration: expected %d, found %d",
+				lla[i].str, i + 1, (int)ov[i], (int)val[i]);
 		}
+		dt_node_t *a4 = arg1->list->list->list->list;
 		incr = a4->list;
 		argmax = 6;
 	} else if (fid == DTRACEAGG_QUANTIZE) {

@@ -87,6 +87,13 @@ dt_aggregate_keyeq(const dtrace_aggdesc_t *aagg, const char *a, const dtrace_agg
 	return 1;
 }
 
+/* dst + src as 64-bit counters do it: wrapping, whatever a target wrote. */
+static inline int64_t
+dt_wrapadd(int64_t dst, int64_t src)
+{
+	return (int64_t)((uint64_t)dst + (uint64_t)src);
+}
+
 /* Fold `src' (one CPU's value) into `dst'. */
 static void
 dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_t size)
@@ -107,12 +114,12 @@ dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_
 	case DTRACEAGG_LLQUANTIZE:
 		/* word 0 holds the parameters */
 		for (i = 1; i < n; i++)
-			dst[i] += src[i];
+			dst[i] = dt_wrapadd(dst[i], src[i]);
 		break;
 	case DTRACEAGG_STDDEV:
 		/* count, sum, then a 128-bit sum of squares */
-		dst[0] += src[0];
-		dst[1] += src[1];
+		dst[0] = dt_wrapadd(dst[0], src[0]);
+		dst[1] = dt_wrapadd(dst[1], src[1]);
 		a = ((unsigned __int128)(uint64_t)dst[3] << 64) | (uint64_t)dst[2];
 		b = ((unsigned __int128)(uint64_t)src[3] << 64) | (uint64_t)src[2];
 		a += b;
@@ -121,7 +128,7 @@ dt_aggregate_apply(dtrace_actkind_t act, int64_t *dst, const int64_t *src, size_
 		break;
 	default:
 		for (i = 0; i < n; i++)
-			dst[i] += src[i];
+			dst[i] = dt_wrapadd(dst[i], src[i]);
 		break;
 	}
 }
@@ -235,7 +242,31 @@ nomem:
 	return -1;
 }
 
-/* Fold one CPU's aggregation snapshot buf[0..size) into the handle. */
+/*
+ * A value the rest of the library may take at its word: an lquantize()
+ * value's parameter word must describe as many buckets as the value holds
+ * (sorting and printing index by it).
+ */
+static int
+dt_aggregate_value_ok(const dtrace_recdesc_t *vrec, const char *addr)
+{
+	uint64_t arg;
+
+	if (vrec->dtrd_action != DTRACEAGG_LQUANTIZE)
+		return 1;
+	if (vrec->dtrd_size < sizeof(uint64_t))
+		return 0;
+	memcpy(&arg, addr + vrec->dtrd_offset, sizeof(arg));
+	return vrec->dtrd_size == sizeof(uint64_t) * ((size_t)DTRACE_LQUANTIZE_LEVELS(arg) + 3);
+}
+
+/*
+ * Fold one CPU's aggregation snapshot buf[0..size) into the handle.  The
+ * bytes are what probe context wrote, on the Linux host maybe a hostile
+ * traced process: each entry must name an aggregation the core knows, start
+ * 8-aligned as the core lays entries out, fit, and carry a value of a shape
+ * its description allows; else the merge stops with an error.
+ */
 int
 dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 {
@@ -243,6 +274,7 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 
 	while (offs + sizeof(dtrace_aggid_t) <= size) {
 		dtrace_aggid_t id = *(const dtrace_aggid_t *)(buf + offs);
+		const dtrace_recdesc_t *vrec;
 		dtrace_aggdesc_t *agg;
 
 		if (id == DTRACE_AGGIDNONE) {
@@ -251,9 +283,13 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, int cpu, const char *buf, size_t size)
 			continue;
 		}
 		if (dt_aggid_lookup(dtp, id, &agg) != 0)
-			return -1;
-		if (agg->dtagd_nrecs < 1 || agg->dtagd_size == 0 || offs + agg->dtagd_size > size ||
-		    !DTRACEACT_ISAGG(agg->dtagd_rec[agg->dtagd_nrecs - 1].dtrd_action))
+			return dtp->dt_errno == EDT_NOMEM ? -1 : dt_set_errno(dtp, EDT_BADAGGID);
+		if (((uintptr_t)(buf + offs) & (sizeof(uint64_t) - 1)) != 0)
+			return dt_set_errno(dtp, EDT_DALIGN);
+		if (agg->dtagd_nrecs < 1 || agg->dtagd_size == 0 || offs + agg->dtagd_size > size)
+			return dt_set_errno(dtp, EDT_DMISMATCH);
+		vrec = &agg->dtagd_rec[agg->dtagd_nrecs - 1];
+		if (!DTRACEACT_ISAGG(vrec->dtrd_action) || !dt_aggregate_value_ok(vrec, buf + offs))
 			return dt_set_errno(dtp, EDT_DMISMATCH);
 		if (dt_aggregate_insert(dtp, cpu, agg, buf + offs) != 0)
 			return -1;
@@ -309,8 +345,13 @@ dtrace_aggregate_snap(dtrace_hdl_t *dtp)
 			/* a CPU without buffers is not an error */
 			if (dtp->dt_errno == ENOENT)
 				continue;
+			/* the core refused a header a traced process corrupted */
+			if (dtp->dt_errno == EBADMSG)
+				(void)dt_set_errno(dtp, EDT_BADBUF);
 			return -1;
 		}
+		if (desc.dtbd_size > agp->dtat_bufsize)
+			return dt_set_errno(dtp, EDT_DOFFSET);
 		if (desc.dtbd_drops != 0 &&
 		    dt_handle_cpudrop(dtp, cpu, DTRACEDROP_AGGREGATION, desc.dtbd_drops) != 0)
 			return -1;
@@ -349,7 +390,7 @@ static long double
 dt_lquantize_sum(const int64_t *lquanta, int64_t *zero)
 {
 	int64_t arg = *lquanta++;
-	int32_t base = DTRACE_LQUANTIZE_BASE(arg);
+	int64_t base = DTRACE_LQUANTIZE_BASE(arg); /* 64 bits: base + levels * step need not fit 32 */
 	uint16_t step = DTRACE_LQUANTIZE_STEP(arg);
 	uint16_t levels = DTRACE_LQUANTIZE_LEVELS(arg), i;
 	long double total = (long double)lquanta[0] * (long double)(base - 1);
@@ -374,7 +415,9 @@ dt_llquantize_sum(const int64_t *llquanta, size_t n)
 	uint16_t high = DTRACE_LLQUANTIZE_HIGH(arg);
 	uint16_t nsteps = DTRACE_LLQUANTIZE_NSTEP(arg);
 	size_t bin = 0;
-	int64_t value = 1, next, step;
+	/* unsigned: factor^(high + 1) may pass INT64_MAX, and a forged
+	 * parameter word anything; the walk is bounded by n all the same */
+	uint64_t value = 1, next, step;
 	long double total;
 	int order;
 
@@ -413,7 +456,7 @@ dt_aggregate_valcmp(const dt_ahashent_t *lh, const dt_ahashent_t *rh)
 
 	switch (lrec->dtrd_action) {
 	case DTRACEAGG_AVG:
-		return dt_cmp_i64(l[0] ? l[1] / l[0] : 0, r[0] ? r[1] / r[0] : 0);
+		return dt_cmp_i64(dt_sdiv64(l[1], l[0]), dt_sdiv64(r[1], r[0]));
 	case DTRACEAGG_STDDEV: {
 		uint64_t ls = dt_stddev((const uint64_t *)l, 1);
 		uint64_t rs = dt_stddev((const uint64_t *)r, 1);
@@ -752,7 +795,7 @@ dt_aggregate_total(dtrace_hdl_t *dtp, int clear)
 			val = addr[0];
 			break;
 		case DTRACEAGG_AVG:
-			val = addr[0] != 0 ? addr[1] / addr[0] : 0;
+			val = dt_sdiv64(addr[1], addr[0]);
 			break;
 		default:
 			continue;

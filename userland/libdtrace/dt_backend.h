@@ -42,6 +42,9 @@ typedef struct dt_backend {
 	 * user's sentence in errbuf.
 	 */
 	int (*proc_preload)(const char **lib, int *consumer_end, int *agent_end);
+	/* Can a command at this path be traced once started?  0, or an errno
+	 * with the reason in errbuf (a static or set-user-ID program). */
+	int (*proc_check)(const char *path, char *errbuf, size_t errlen);
 	int (*proc_created)(int pid, int consumer_end, char *errbuf, size_t errlen);
 	int (*proc_grab)(int pid, char *errbuf, size_t errlen);
 	int (*proc_go)(int pid);
@@ -64,5 +67,17 @@ typedef struct dt_backend {
 
 /* The backend CMake selected for this build. */
 extern const dt_backend_t dt_backend_native;
+
+/*
+ * Backends a build may carry beside the native one, chosen at run time by
+ * the environment variable DTRACE_BACKEND=<name>: "rump" reaches a NetBSD
+ * kernel running in this process (dt_backend_rump.c).  Weak: a build that
+ * does not compile one leaves its address NULL.
+ */
+extern const dt_backend_t dt_backend_rump __attribute__((weak));
+
+/* The backend DTRACE_BACKEND names (the native one when unset), or NULL
+ * when this build has no backend of that name. */
+const dt_backend_t *dt_backend_choose(void);
 
 #endif /* DT_BACKEND_H */

@@ -25,7 +25,7 @@ dt_linux_errno(int err)
 		{DTRACE_EFAULT, EFAULT}, {DTRACE_EBUSY, EBUSY},       {DTRACE_EEXIST, EEXIST},
 		{DTRACE_ENOMEM, ENOMEM}, {DTRACE_EACCES, EACCES},     {DTRACE_EINVAL, EINVAL},
 		{DTRACE_ENOSPC, ENOSPC}, {DTRACE_E2BIG, E2BIG},       {DTRACE_EALREADY, EALREADY},
-		{DTRACE_ENOTSUP, ENOTSUP},
+		{DTRACE_ENOTSUP, ENOTSUP}, {DTRACE_EBADMSG, EBADMSG},
 	};
 	size_t i;
 
@@ -100,6 +100,7 @@ const dt_backend_t dt_backend_native = {
 	.errmsg = dt_linux_errmsg,
 	.close = dt_linux_close,
 	.proc_preload = dt_linux_proc_preload,
+	.proc_check = dtrace_linux_proc_check,
 	.proc_created = dtrace_linux_proc_created,
 	.proc_grab = dtrace_linux_proc_grab,
 	.proc_go = dtrace_linux_proc_go,

@@ -991,8 +991,12 @@ dt_cook_index(dt_pcb_t *pcb, dt_node_t *n, uint32_t idflags, bool create)
 		bool self = strcmp(l->left->string, "self") == 0;
 		dt_idtab_t *tab = self ? &pcb->tls : &pcb->locals;
 		dt_ident_t *idp = dt_idtab_lookup(tab, l->right->string);
-		if (!self && (idp == NULL || idp->kind == DT_IDENT_SCALAR) &&
-		    (idp == NULL || idp->type == NULL || !dt_type_is_pointer(idp->type)))
+		/*
+		 * Only a variable not yet given a type becomes an array
+		 * (DTrace's dt_ident_unref): a typed clause-local, like a
+		 * typed self-> variable, is E1[E2], *(E1 + E2), below.
+		 */
+		if (!self && (idp == NULL || (idp->kind == DT_IDENT_SCALAR && idp->type == NULL)))
 			dnerror(pcb, n, D_ARR_LOCAL, "local variables may not be used as associative arrays: %s",
 				l->right->string);
 		if (idp == NULL) {

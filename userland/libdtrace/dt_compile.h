@@ -218,6 +218,12 @@ typedef struct dt_copts {
 	const dtrace_argdesc_t *argtypes;
 	int nargtypes;
 	char (*argnames)[DTRACE_ARGTYPELEN];
+	/*
+	 * The D data model (dtrace -32, DTRACE_O_ILP32): long and pointers
+	 * are 32 bits in the types D makes (DTrace's _dtrace_ints_32 and
+	 * CTF_MODEL_ILP32); false is LP64, the model of every host here.
+	 */
+	bool ilp32;
 	uint32_t strsize;    /* string size; 0 = DTrace's default (256) */
 	uint32_t vmax;       /* newest D version the program may use; 0 = DT_VERS_LATEST */
 	uint64_t uarg_base;  /* first dofe_uarg/dofa_uarg cookie to use (0 means 1) */
@@ -355,6 +361,7 @@ typedef struct dt_cprobe_decl {
 	char **xargs; /* nxargs C type names of the output prototype (: (...)) */
 	int nxargs;
 	int hasx; /* declared with an output prototype (else xargs are args) */
+	unsigned char *map; /* nxargs: the input argument each output one is (dtrace -G) */
 } dt_cprobe_decl_t;
 
 typedef struct dt_cprovider {

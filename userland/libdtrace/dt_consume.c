@@ -232,6 +232,27 @@ dt_verdict(dtrace_hdl_t *dtp, int rval)
 }
 
 /*
+ * Every datum of a firing at `base' within the firing's size and at its
+ * alignment (the core reserves records so); else EDT_DOFFSET or EDT_DALIGN.
+ */
+static int
+dt_record_fits(dtrace_hdl_t *dtp, const dtrace_eprobedesc_t *epd, const char *base)
+{
+	int i;
+
+	for (i = 0; i < epd->dtepd_nrecs; i++) {
+		const dtrace_recdesc_t *rec = &epd->dtepd_rec[i];
+		uintptr_t align = rec->dtrd_alignment > 1 ? rec->dtrd_alignment : 1;
+
+		if ((uint64_t)rec->dtrd_offset + rec->dtrd_size > epd->dtepd_size)
+			return dt_set_errno(dtp, EDT_DOFFSET);
+		if (((uintptr_t)(base + rec->dtrd_offset) & (align - 1)) != 0)
+			return dt_set_errno(dtp, EDT_DALIGN);
+	}
+	return 0;
+}
+
+/*
  * Consume the firing at buf[offs] and return the offset past it, or
  * (size_t)-1 with dt_errno set.  Filler words before it are skipped.
  */
@@ -255,14 +276,26 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 	if (offs + sizeof(dtrace_rechdr_t) > size)
 		return size;
 
+	/*
+	 * The buffer is whatever the processes that fire probes wrote (on the
+	 * Linux host they can write it at will): a record must name an enabled
+	 * probe the core knows and fit in what the snapshot holds, and each
+	 * datum must sit at its alignment, or consumption stops with DTrace's
+	 * error for it.
+	 */
 	hdr = (const dtrace_rechdr_t *)(buf + offs);
 	id = hdr->dtrh_epid;
-	if (dt_epid_lookup(dtp, id, &epd, &pd) != 0)
+	if (dt_epid_lookup(dtp, id, &epd, &pd) != 0) {
+		if (dtp->dt_errno != EDT_NOMEM)
+			(void)dt_set_errno(dtp, EDT_BADEPID);
 		return (size_t)-1;
+	}
 	if (epd->dtepd_size < sizeof(dtrace_rechdr_t) || offs + epd->dtepd_size > size) {
 		(void)dt_set_errno(dtp, EDT_DOFFSET);
 		return (size_t)-1;
 	}
+	if (dt_record_fits(dtp, epd, buf + offs) != 0)
+		return (size_t)-1;
 
 	memset(&data, 0, sizeof(data));
 	data.dtpda_handle = dtp;
@@ -301,10 +334,6 @@ dt_consume_one(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t siz
 		const char *base = buf + offs;
 		const char *addr = base + rec->dtrd_offset;
 
-		if (rec->dtrd_offset + rec->dtrd_size > epd->dtepd_size) {
-			(void)dt_set_errno(dtp, EDT_DOFFSET);
-			return (size_t)-1;
-		}
 		data.dtpda_data = (char *)addr;
 
 		if (act == DTRACEACT_LIBACT) {
@@ -558,42 +587,54 @@ dt_consume_records(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf, size_t
 
 /* --- Buffers ------------------------------------------------------------- */
 
-/* Timestamp of the next firing in cb, or UINT64_MAX when none is left. */
+/*
+ * Timestamp of the next firing in cb, or UINT64_MAX when none is left.  No
+ * firing is younger than the snapshot that brought it: a later stamp was
+ * forged (a traced process can write the buffers), and is taken as the
+ * snapshot's time, so that it cannot hold the CPU's records back -- and
+ * their memory growing -- pass after pass.
+ */
 static uint64_t
 dt_cpubuf_next(dt_cpubuf_t *cb)
 {
+	uint64_t ts;
+
 	while (cb->dtcb_offs + sizeof(dtrace_epid_t) <= cb->dtcb_size &&
 	       *(const dtrace_epid_t *)(cb->dtcb_data + cb->dtcb_offs) == DTRACE_EPIDNONE)
 		cb->dtcb_offs += sizeof(dtrace_epid_t);
 	if (cb->dtcb_offs + sizeof(dtrace_rechdr_t) > cb->dtcb_size)
 		return UINT64_MAX;
-	return DTRACE_RECORD_LOAD_TIMESTAMP(
-	    (const dtrace_rechdr_t *)(cb->dtcb_data + cb->dtcb_offs));
+	ts = DTRACE_RECORD_LOAD_TIMESTAMP((const dtrace_rechdr_t *)(cb->dtcb_data + cb->dtcb_offs));
+	return ts < cb->dtcb_latest ? ts : cb->dtcb_latest;
 }
 
 /*
  * Append snapshot data to what CPU cb still holds.  Records need their
  * 8-byte alignment kept: the remnant keeps its offset modulo 8, and the new
- * data starts 8-aligned after 4-byte filler words.
+ * data starts after 4-byte filler words where its offset in the snapshot
+ * falls modulo 8 -- for a wrapped ring, the oldest record's offset, so that
+ * both the part from there to the end and the part from the top (which
+ * follows it at a multiple of 8, snapshots being whole words) stay aligned.
  */
 static int
 dt_cpubuf_append(dtrace_hdl_t *dtp, dt_cpubuf_t *cb, const char *data, size_t size,
 		 size_t oldest)
 {
 	size_t rest = cb->dtcb_size > cb->dtcb_offs ? cb->dtcb_size - cb->dtcb_offs : 0;
-	size_t mis = cb->dtcb_offs & 7, pad, total;
+	size_t mis = cb->dtcb_offs & 7, pad, total, start;
 	char *nd;
 
 	pad = (mis + rest) & 7;
 	pad = pad != 0 ? 8 - pad : 0;
-	total = mis + rest + pad + size;
+	start = mis + rest + pad + (oldest & 7);
+	total = start + size;
 	if ((nd = dt_calloc(dtp, total)) == NULL)
 		return -1;
 	if (rest != 0)
 		memcpy(nd + mis, cb->dtcb_data + cb->dtcb_offs, rest);
 	/* a wrapped ring buffer: oldest data first */
-	memcpy(nd + mis + rest + pad, data + oldest, size - oldest);
-	memcpy(nd + mis + rest + pad + (size - oldest), data, oldest);
+	memcpy(nd + start, data + oldest, size - oldest);
+	memcpy(nd + start + (size - oldest), data, oldest);
 	free(cb->dtcb_data);
 	cb->dtcb_data = nd;
 	cb->dtcb_size = total;
@@ -648,10 +689,14 @@ dtrace_consume(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pf,
 			/* no buffer on this CPU, or (ring, fill) not readable yet */
 			if (dtp->dt_errno == ENOENT || dtp->dt_errno == EBUSY)
 				continue;
+			/* the core refused a header a traced process corrupted */
+			if (dtp->dt_errno == EBADMSG)
+				(void)dt_set_errno(dtp, EDT_BADBUF);
 			free(drops);
 			return -1;
 		}
 		dtp->dt_cpubufs[cpu].dtcb_cpu = cpu;
+		dtp->dt_cpubufs[cpu].dtcb_latest = desc.dtbd_timestamp;
 		drops[cpu] = desc.dtbd_drops;
 		if (desc.dtbd_size > dtp->dt_snapsize || desc.dtbd_oldest > desc.dtbd_size) {
 			free(drops);

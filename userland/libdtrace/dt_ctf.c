@@ -219,8 +219,10 @@ dt_ctf_build(dt_modimport_t *imp, void *h, uint64_t id64)
 		return pcb->t_void;
 	case CTF_K_POINTER: {
 		ctf_id_t ref = ctf_type_reference(c->fp, id);
-		return dt_type_ptr(pcb, ref == CTF_ERR || ref == 0 ? pcb->t_void
-								   : dt_modimport_type(imp, (uint64_t)ref));
+		return dt_type_ptr_sized(pcb,
+					 ref == CTF_ERR || ref == 0 ? pcb->t_void
+								    : dt_modimport_type(imp, (uint64_t)ref),
+					 size > 0 ? (uint64_t)size : (uint64_t)sizeof(void *));
 	}
 	case CTF_K_ARRAY: {
 		ctf_arinfo_t ar;

@@ -1516,7 +1516,39 @@ dt_decl_probe_free(dt_cprobe_decl_t *pr)
 		free(pr->xargs[k]);
 	free(pr->args);
 	free(pr->xargs);
+	free(pr->map);
 	free(pr->name);
+}
+
+/*
+ * The input argument each output argument is, as dt_decl_probe_xlate
+ * pairs them: the input of its name when it has one, else the one in its
+ * place (the argument mapping of dtrace -G's DOF).
+ */
+static unsigned char *
+dt_decl_argmap(dt_pcb_t *pcb, const dt_node_t *p, int nxargs)
+{
+	unsigned char *map = calloc((size_t)nxargs + 1, 1);
+	int i = 0;
+
+	if (map == NULL)
+		dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
+	for (dt_node_t *x = p->left; i < nxargs; i++, x = x != NULL ? x->list : NULL) {
+		int j = 0;
+
+		if (x != NULL && x->string != NULL) {
+			const dt_node_t *src = p->args;
+
+			while (src != NULL && (src->string == NULL || strcmp(src->string, x->string) != 0))
+				src = src->list, j++;
+			if (src == NULL)
+				j = i;
+		} else {
+			j = i;
+		}
+		map[i] = (unsigned char)(j <= UINT8_MAX ? j : 0);
+	}
+	return map;
 }
 
 /* dt_node_provider_cmp_argv: a redeclared probe's argument count and types */
@@ -1736,6 +1768,7 @@ dt_decl_provider_cook(dt_pcb_t *pcb, dt_node_t *pn)
 		dt_cprobe_decl_t kp = np;
 		kp.args = dt_decl_keepnames(pcb, np.args, np.nargs);
 		kp.xargs = dt_decl_keepnames(pcb, np.xargs, np.nxargs);
+		kp.map = dt_decl_argmap(pcb, p, np.nxargs);
 		if ((kp.name = strdup(pname + 2)) == NULL)
 			dt_error(pcb, 0, D_NOMEM, "failed to allocate memory");
 		if (old != NULL) {

@@ -261,6 +261,7 @@ dt_cprog_free(dt_cprog_t *prog)
 			for (int k = 0; k < pv->probes[j].nxargs; k++)
 				free(pv->probes[j].xargs[k]);
 			free(pv->probes[j].xargs);
+			free(pv->probes[j].map);
 			free(pv->probes[j].name);
 		}
 		free(pv->probes);

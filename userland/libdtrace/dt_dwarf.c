@@ -440,7 +440,8 @@ dt_dwarf_build(dt_modimport_t *imp, void *h, uint64_t id)
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		t = dt_type_ptr(pcb, dt_dw_reftype(imp, d, die));
+		t = dt_type_ptr_sized(pcb, dt_dw_reftype(imp, d, die),
+				      size > 0 ? (uint64_t)size : (uint64_t)sizeof(void *));
 		break;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:

@@ -49,6 +49,9 @@ static const struct {
 	{EDT_VERSINVAL, "Version is not properly formatted or is too large"},
 	{EDT_VERSUNDEF, "Requested version is not supported by compiler"},
 	{EDT_VERSREDUCED, "Requested version conflicts with earlier setting"},
+	{EDT_BADEPID, "Invalid EPID"},
+	{EDT_BADAGGID, "Invalid aggregation ID"},
+	{EDT_BADBUF, "Buffer state is corrupt"},
 };
 
 /*

@@ -243,6 +243,7 @@ probe_specifier:
 	|	DT_TOK_INT	{
 			char buf[32];
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)$1);
+			dt_pdesc_id_check(pcb, (unsigned long long)$1, pcb->lineno, true);
 			$$ = dt_pdesc_node(pcb, dt_strdup(pcb, buf), pcb->lineno);
 		}
 	;
@@ -800,8 +801,8 @@ dt_int_node(dt_pcb_t *pcb, uint64_t v, int kind)
 	case 1: n->type = pcb->t_uint; break;
 	case 2: n->type = pcb->t_long; break;
 	case 3: n->type = pcb->t_ulong; break;
-	case 4: n->type = dt_type_lookup(pcb, "long long"); break;
-	default: n->type = dt_type_lookup(pcb, "unsigned long long"); break;
+	case 4: n->type = pcb->t_llong; break;
+	default: n->type = pcb->t_ullong; break;
 	}
 	if (kind % 2 == 0)
 		n->flags |= DT_NF_SIGNED;

@@ -93,6 +93,7 @@ typedef struct dt_cpubuf {
 	size_t dtcb_size;
 	size_t dtcb_offs;
 	int dtcb_cpu;
+	uint64_t dtcb_latest; /* time of its latest snapshot: no record is later */
 } dt_cpubuf_t;
 
 typedef struct dt_proglist {
@@ -251,6 +252,7 @@ int dt_program_errprog(dtrace_hdl_t *dtp);
 int dt_program_options(dtrace_hdl_t *dtp);
 /* dtrace -lv: argument descriptions' types by the names D gives them ("" unresolved) */
 void dt_program_argnames(dtrace_hdl_t *dtp, const dtrace_argdesc_t *ads, int n, char (*names)[DTRACE_ARGTYPELEN]);
+int dt_load_libs(dtrace_hdl_t *dtp); /* the D libraries, once (0, or -1 with the error set) */
 int dt_probe_lookup_id(dtrace_hdl_t *dtp, dtrace_id_t id, dtrace_probedesc_t *pd);
 
 /* dt_handle.c */
@@ -262,6 +264,21 @@ char *dt_recstr(dtrace_hdl_t *dtp, const char *s, size_t n);
 /* The integer in a 1-, 2-, 4- or 8-byte record, sign- (*sv) and zero-extended
  * (*uv); -1 (both 0) for another size. */
 int dt_rec_int(const char *addr, size_t size, int64_t *sv, uint64_t *uv);
+
+/*
+ * a / b for values from records, which a traced process may have written:
+ * 0 when b is 0, and INT64_MIN / -1 (which traps) wraps as two's
+ * complement does.
+ */
+static inline int64_t
+dt_sdiv64(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return 0;
+	if (b == -1)
+		return (int64_t)(0 - (uint64_t)a);
+	return a / b;
+}
 void *dt_calloc(dtrace_hdl_t *dtp, size_t size);
 int64_t dt_gethrtime(void);
 int dt_ctl(dtrace_hdl_t *dtp, dtrace_ctl_t cmd, void *arg, int *rv);

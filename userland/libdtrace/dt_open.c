@@ -6,10 +6,23 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dt_impl.h"
 
 const char *const dtrace_version_string = "Sun D 1.13";
+
+const dt_backend_t *
+dt_backend_choose(void)
+{
+	const char *name = getenv("DTRACE_BACKEND");
+
+	if (name == NULL || *name == '\0' || strcmp(name, dt_backend_native.name) == 0)
+		return &dt_backend_native;
+	if (&dt_backend_rump != NULL && strcmp(name, dt_backend_rump.name) == 0)
+		return &dt_backend_rump;
+	return NULL;
+}
 
 dtrace_hdl_t *
 dtrace_open(int version, int flags, int *errp)
@@ -24,6 +37,11 @@ dtrace_open(int version, int flags, int *errp)
 			*errp = EDT_VERSION;
 		return NULL;
 	}
+	if ((flags & DTRACE_O_LP64) && (flags & DTRACE_O_ILP32)) {
+		if (errp != NULL)
+			*errp = EINVAL;
+		return NULL;
+	}
 	if ((dtp = dt_handle_create(version, flags)) == NULL) {
 		if (errp != NULL)
 			*errp = EDT_NOMEM;
@@ -32,7 +50,12 @@ dtrace_open(int version, int flags, int *errp)
 	if (flags & DTRACE_O_NODEV)
 		return dtp;
 
-	dtp->dt_backend = &dt_backend_native;
+	if ((dtp->dt_backend = dt_backend_choose()) == NULL) {
+		dt_handle_destroy(dtp);
+		if (errp != NULL)
+			*errp = EDT_GNOENT;
+		return NULL;
+	}
 	if ((err = dtp->dt_backend->open(&dtp->dt_bestate)) != 0) {
 		dtp->dt_backend = NULL;
 		dt_handle_destroy(dtp);

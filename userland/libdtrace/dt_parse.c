@@ -558,19 +558,8 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *text, dtrace_probedesc_t *pd, int line
 
 	/* a description that is a number names a probe by its id */
 	if (text[0] != '\0' && strspn(text, "0123456789") == strlen(text)) {
-		unsigned long long id = strtoull(text, NULL, 10);
-		if (id > UINT32_MAX)
-			dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
-		/* -P, -m and -f name a provider, module or function, never a probe id */
-		if ((pcb->cflags & DT_C_PSPEC) && spec >= DTRACE_PROBESPEC_PROVIDER && spec < DTRACE_PROBESPEC_NAME) {
-			static const char *const what[] = {"providers", "modules", "functions"};
-			dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
-				 id, what[spec]);
-		}
-		/* no probe has id 0 (DTRACE_IDNONE): DTrace's lookup of it fails */
-		if (id == DTRACE_IDNONE)
-			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier 0: Unknown probe identifier");
-		pd->dtpd_id = (dtrace_id_t)id;
+		dt_pdesc_id_check(pcb, strtoull(text, NULL, 10), line, false);
+		pd->dtpd_id = (dtrace_id_t)strtoull(text, NULL, 10);
 		return;
 	}
 	/*
@@ -682,6 +671,39 @@ dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp)
 	else
 		return -1;
 	return 0;
+}
+
+/*
+ * A probe id as a description: in range, allowed for this kind of
+ * description, and (with `exists') the id of a probe.  The parser checks
+ * each id as it reads it, as DTrace's dt_node_pdesc_by_id() does, so an
+ * unknown id is reported before what is checked once the program is read
+ * (an extraneous macro argument: dtrace -i 99999 x).
+ */
+void
+dt_pdesc_id_check(dt_pcb_t *pcb, unsigned long long id, int line, bool exists)
+{
+	int spec = pcb->opts->pspec;
+
+	if (id > UINT32_MAX)
+		dt_error(pcb, line, D_PDESC_INVAL, "identifier %llu exceeds maximum probe id", id);
+	/* -P, -m and -f name a provider, module or function, never a probe id */
+	if ((pcb->cflags & DT_C_PSPEC) && spec >= DTRACE_PROBESPEC_PROVIDER && spec < DTRACE_PROBESPEC_NAME) {
+		static const char *const what[] = {"providers", "modules", "functions"};
+		dt_error(pcb, line, D_PDESC_INVAL, "probe identifier %llu not permitted when specifying %s",
+			 id, what[spec]);
+	}
+	/* no probe has id 0 (DTRACE_IDNONE): DTrace's lookup of it fails */
+	if (id == DTRACE_IDNONE)
+		dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier 0: Unknown probe identifier");
+	if (exists && pcb->opts->ops.probe_match != NULL) {
+		dtrace_probedesc_t pd, first;
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = (dtrace_id_t)id;
+		if (pcb->opts->ops.probe_match(pcb->opts->ops.arg, &pd, &first) <= 0)
+			dt_error(pcb, line, D_PDESC_INVAL, "invalid probe identifier %llu: Unknown probe identifier",
+				 id);
+	}
 }
 
 dt_node_t *
@@ -1289,61 +1311,50 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 
 	if (argv == NULL || pipe(in) != 0 || pipe(out) != 0)
 		dt_error(pcb, 0, D_CPP, "failed to run preprocessor: %s", strerror(errno));
-	argv[argc++] = (char *)cpp;
-	argv[argc++] = "-undef";
 	/*
-	 * The names every DTrace defines for D programs (dtrace_open()'s cpp
-	 * arguments): a Unix, System V flavoured, D, and D's data model, which
-	 * is LP64 here.
+	 * An interpreter line (#!/usr/sbin/dtrace -Cs) is no directive cpp
+	 * knows: as DTrace's dt_preproc() does, cpp's input starts at the
+	 * newline that ends it, so that the lines after it keep their numbers.
 	 */
+	if (len >= 2 && text[0] == '#' && text[1] == '!') {
+		const char *nl = memchr(text, '\n', len);
+		size_t skip = nl != NULL ? (size_t)(nl - text) : len;
+		text += skip;
+		len -= skip;
+	}
+	/*
+	 * DTrace runs cpp by its base name (dt_cpp_argv[0]), with the names it
+	 * defines for every D program first (dtrace_open()): a Unix, System V
+	 * flavoured, D, whose own pointers are 64 bits wide (__SUNW_D_64 is
+	 * the consumer's word size, whatever the data model), and the
+	 * instruction set as the data model sees it (illumos -D__amd64 or
+	 * -D__i386; FreeBSD tells its cpp -m64 or -m32).  Nothing is undefined:
+	 * cpp's own names (__linux__, __x86_64__, __LP64__, ...) are there, as
+	 * they are for DTrace's cpp.
+	 */
+	const char *base = strrchr(cpp, '/');
+	argv[argc++] = (char *)(base != NULL ? base + 1 : cpp);
 	argv[argc++] = "-D__unix";
 	argv[argc++] = "-D__SVR4";
 	argv[argc++] = "-D__SUNW_D=1";
 	argv[argc++] = "-D__SUNW_D_64";
-	/*
-	 * The instruction set, as DTrace's dtrace_open() names it to its cpp
-	 * (-D__amd64 or -D__i386, -D__sparcv9), in the spellings this host's
-	 * system headers test: with -undef nothing else says it, and glibc's
-	 * <stdint.h> then looks for the 32-bit x86 stubs, or cannot size a word
-	 * (__WORDSIZE from __x86_64__, __LP64__ or __riscv_xlen).  The host's
-	 * name too, as Oracle's DTrace for Linux defines __linux.
-	 */
-#if defined(__x86_64__)
-	argv[argc++] = "-D__amd64";
-	argv[argc++] = "-D__amd64__";
-	argv[argc++] = "-D__x86_64";
-	argv[argc++] = "-D__x86_64__";
-#elif defined(__i386__)
-	argv[argc++] = "-D__i386";
-	argv[argc++] = "-D__i386__";
-#elif defined(__aarch64__)
-	argv[argc++] = "-D__aarch64__";
-#if defined(__AARCH64EB__)
-	argv[argc++] = "-D__AARCH64EB__";
-#endif
-#elif defined(__riscv)
-	argv[argc++] = "-D__riscv";
-#if __riscv_xlen == 64
-	argv[argc++] = "-D__riscv_xlen=64";
-#else
-	argv[argc++] = "-D__riscv_xlen=32";
-#endif
-#if defined(__riscv_float_abi_double)
-	argv[argc++] = "-D__riscv_float_abi_double";
-#elif defined(__riscv_float_abi_single)
-	argv[argc++] = "-D__riscv_float_abi_single";
-#elif defined(__riscv_float_abi_soft)
-	argv[argc++] = "-D__riscv_float_abi_soft";
-#endif
-#endif
-#if defined(__LP64__)
-	argv[argc++] = "-D_LP64";
-	argv[argc++] = "-D__LP64__";
+#if defined(__x86_64__) || defined(__i386__)
+	argv[argc++] = o->ilp32 ? "-D__i386" : "-D__amd64";
+	argv[argc++] = o->ilp32 ? "-m32" : "-m64";
 #endif
 #if defined(__linux__)
+	/* the host, as Oracle's DTrace for Linux names it (GNU cpp has __linux too) */
 	argv[argc++] = "-D__linux";
-	argv[argc++] = "-D__linux__";
 #endif
+	/*
+	 * Not GCC: headers then keep to the C the D compiler reads (glibc's
+	 * <sys/cdefs.h> drops __attribute__ and friends for other compilers),
+	 * as the system headers of DTrace's own hosts do for its cpp.
+	 */
+	argv[argc++] = "-U__GNUC__";
+	/* dtrace's -D, -U, -I and -H, in their order, then what dt_preproc() adds */
+	for (int i = 0; i < o->cpp_argc; i++)
+		argv[argc++] = o->cpp_argv[i];
 	/* the program's D version, as DTrace's dt_preproc() defines it */
 	(void)snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)pcb->vmax);
 	argv[argc++] = verdef;
@@ -1365,8 +1376,6 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 		argv[argc++] = "-D__STDC__=0";
 		break;
 	}
-	for (int i = 0; i < o->cpp_argc; i++)
-		argv[argc++] = o->cpp_argv[i];
 	argv[argc] = NULL;
 	fflush(NULL);
 	errfp = tmpfile();

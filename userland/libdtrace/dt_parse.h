@@ -100,6 +100,7 @@ dt_type_t *dt_type_tag_d(dt_pcb_t *pcb, dt_tkind_t kind, const char *tag);
 /* Enter a named struct, union, enum or forward declaration among D's tags. */
 void dt_type_tag_add(dt_pcb_t *pcb, dt_type_t *t);
 dt_type_t *dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t);
+dt_type_t *dt_type_ptr_sized(dt_pcb_t *pcb, dt_type_t *t, uint64_t size); /* a module's pointer */
 dt_type_t *dt_type_array(dt_pcb_t *pcb, dt_type_t *t, uint64_t n);
 dt_type_t *dt_type_new(dt_pcb_t *pcb, dt_tkind_t kind, const char *name, uint64_t size);
 void dt_type_define(dt_pcb_t *pcb, const char *name, dt_type_t *t); /* typedef */
@@ -300,7 +301,8 @@ struct dt_pcb {
 	dt_type_t *tags;       /* struct/union/enum tags */
 	dt_type_t **tindex;    /* hash index over types and tags (dt_types.c) */
 	uint32_t tisize, ticount;
-	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_int64, *t_uint64, *t_void,
+	uint64_t ptrsize; /* the data model's pointers: 8, or 4 under dtrace -32 */
+	dt_type_t *t_int, *t_uint, *t_char, *t_long, *t_ulong, *t_llong, *t_ullong, *t_int64, *t_uint64, *t_void,
 		*t_string, *t_size, *t_ptrdiff, *t_voidptr, *t_dyn, *t_uchar, *t_short, *t_ushort,
 		*t_stack,      /* stack(), ustack(), jstack(): DTrace's "stack", what %k takes */
 		*t_symaddr,    /* sym(), func(), mod(): "_symaddr", what %a also takes */
@@ -506,6 +508,7 @@ dt_node_t *dt_decl_typename(dt_pcb_t *pcb, dt_declspec_t *ds, dt_declarator_t *d
 void dt_clause_add(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred, dt_node_t *acts);
 int dt_macro_value(const dt_pcb_t *pcb, const char *name, size_t len, int64_t *vp);
 dt_node_t *dt_pdesc_node(dt_pcb_t *pcb, const char *text, int line);
+void dt_pdesc_id_check(dt_pcb_t *pcb, unsigned long long id, int line, bool exists);
 /* The description a DT_NODE_PDESC names, its $N expanded (errors as DTrace's parser's). */
 void dt_pdesc_resolve(dt_pcb_t *pcb, dt_node_t *n, dtrace_probedesc_t *pd);
 /* Append a clause, inline, translator or provider to the program (pcb->root's DT_NODE_PROG chain). */

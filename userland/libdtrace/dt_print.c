@@ -260,10 +260,10 @@ dt_print_lquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, u
 			(void)snprintf(c, sizeof(c), "< %d", base);
 			err = dt_printf(dtp, fp, "%16s ", c);
 		} else if (i == levels + 1) {
-			(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+			(void)snprintf(c, sizeof(c), ">= %lld", (long long)base + (long long)levels * step);
 			err = dt_printf(dtp, fp, "%16s ", c);
 		} else {
-			err = dt_printf(dtp, fp, "%16d ", base + (i - 1) * step);
+			err = dt_printf(dtp, fp, "%16lld ", (long long)base + (long long)(i - 1) * step);
 		}
 		if (err != 0 || dt_print_quantline(dtp, fp, data[i], normal, &r) != 0)
 			return -1;
@@ -277,7 +277,7 @@ dt_print_llquantize(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t size, 
 	const int64_t *data = addr;
 	int bin = 1, order, levels;
 	uint16_t factor, low, high, nsteps;
-	int64_t value = 1, next, step;
+	uint64_t value = 1, next, step; /* unsigned: factor^(high + 1) may pass INT64_MAX */
 	dt_qrange_t r;
 	uint64_t arg;
 	char c[32];
@@ -484,7 +484,7 @@ dt_print_lquantize_packed(dtrace_hdl_t *dtp, FILE *fp, const void *addr, size_t 
 	if (dt_printf(dtp, fp, "%8s :", c) != 0 ||
 	    dt_print_packed_bins(dtp, fp, data, 0, levels + 1, &count) != 0)
 		return -1;
-	(void)snprintf(c, sizeof(c), ">= %d", base + (levels * step));
+	(void)snprintf(c, sizeof(c), ">= %lld", (long long)base + (long long)levels * step);
 	return dt_printf(dtp, fp, ": %-8s | %lld\n", c, (long long)count);
 }
 
@@ -516,16 +516,16 @@ uint64_t
 dt_stddev(const uint64_t *data, uint64_t normal)
 {
 	unsigned __int128 sumsq, avgsq, sqavg;
+	uint64_t uavg;
 	int64_t avg;
 
 	if (data[0] == 0 || normal == 0)
 		return 0;
 	sumsq = ((unsigned __int128)data[3] << 64) | data[2];
 	avgsq = sumsq / normal / normal / data[0];
-	avg = (int64_t)data[1] / (int64_t)normal / (int64_t)data[0];
-	if (avg < 0)
-		avg = -avg;
-	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
+	avg = dt_sdiv64(dt_sdiv64((int64_t)data[1], (int64_t)normal), (int64_t)data[0]);
+	uavg = avg < 0 ? 0 - (uint64_t)avg : (uint64_t)avg;
+	sqavg = (unsigned __int128)uavg * uavg;
 	if (avgsq < sqavg)
 		return 0;
 	return (uint64_t)dt_isqrt128(avgsq - sqavg);
@@ -677,16 +677,17 @@ dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr
 
 /*
  * ustack(): the pid, the frames, then (with a helper string table) one
- * string per frame that names frames the symbol tables cannot.
+ * string per frame that names frames the symbol tables cannot.  The table
+ * is strsize bytes of record data: no string is read past its end, NUL or
+ * not.
  */
 int
 dt_print_ustack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *addr, uint64_t arg)
 {
 	const uint64_t *pc = (const uint64_t *)addr;
 	uint32_t depth = DTRACE_USTACK_NFRAMES(arg);
-	uint32_t strsize = DTRACE_USTACK_STRSIZE(arg);
+	uint32_t strsize = DTRACE_USTACK_STRSIZE(arg), stroff = 0;
 	const char *strbase = addr + (depth + 1) * sizeof(uint64_t);
-	const char *str = strsize ? strbase : NULL;
 	int i, indent = dt_stackindent(dtp), pid;
 	char c[2048];
 
@@ -699,32 +700,31 @@ dt_print_ustack(dtrace_hdl_t *dtp, FILE *fp, const char *format, const char *add
 		format = "%s";
 
 	for (i = 0; i < (int)depth && pc[i] != 0; i++) {
+		const char *str = stroff < strsize ? strbase + stroff : NULL;
+		size_t len = str != NULL ? strnlen(str, strsize - stroff) : 0;
 		dt_syminfo_t si;
 
 		if (dt_printf(dtp, fp, "%*s", indent, "") != 0)
 			return -1;
 		if (dt_symtab_lookup(dtp, pid, pc[i], &si) == 0 && si.dts_hassym) {
 			dt_frame_name(dtp, pid, pc[i], c, sizeof(c));
-		} else if (str != NULL && str[0] != '\0' && str[0] != '@') {
-			(void)snprintf(c, sizeof(c), "%s", str);
+		} else if (len != 0 && str[0] != '@') {
+			(void)snprintf(c, sizeof(c), "%.*s", (int)len, str);
 		} else {
 			dt_frame_name(dtp, pid, pc[i], c, sizeof(c));
 		}
 		if (dt_printf(dtp, fp, format, c) != 0 || dt_printf(dtp, fp, "\n") != 0)
 			return -1;
 
-		if (str != NULL && str[0] == '@') {
+		if (len != 0 && str[0] == '@') {
 			/* an annotation, shown under the frame */
-			(void)snprintf(c, sizeof(c), "  [ %s ]", &str[1]);
+			(void)snprintf(c, sizeof(c), "  [ %.*s ]", (int)len - 1, &str[1]);
 			if (dt_printf(dtp, fp, "%*s", indent, "") != 0 ||
 			    dt_printf(dtp, fp, format, c) != 0 || dt_printf(dtp, fp, "\n") != 0)
 				return -1;
 		}
-		if (str != NULL) {
-			str += strlen(str) + 1;
-			if ((uint32_t)(str - strbase) >= strsize)
-				str = NULL;
-		}
+		if (str != NULL)
+			stroff += (uint32_t)len + 1;
 	}
 	return 0;
 }
@@ -842,7 +842,7 @@ dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rec, const c
 		return dt_print_distribution(dtp, fp, rec->dtrd_action, addr, size, normal);
 	case DTRACEAGG_AVG:
 		return dt_printf(dtp, fp, " %16lld",
-		                 data[0] ? (long long)(data[1] / (int64_t)normal / data[0]) : 0);
+		                 (long long)dt_sdiv64(dt_sdiv64(data[1], (int64_t)normal), data[0]));
 	case DTRACEAGG_STDDEV:
 		return dt_printf(dtp, fp, " %16llu",
 		                 data[0] ? (unsigned long long)dt_stddev((const uint64_t *)addr, normal)

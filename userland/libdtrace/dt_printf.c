@@ -358,8 +358,8 @@ dt_pf_integer(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, in
 		if (dt_getint(dtp, addr, size, &v) != 0)
 			return -1;
 		if (size == sizeof(uint64_t))
-			return dt_printf(dtp, fp, format, (long long)(v / (int64_t)normal));
-		return dt_printf(dtp, fp, format, (int)((int32_t)v / (int32_t)normal));
+			return dt_printf(dtp, fp, format, (long long)dt_sdiv64(v, (int64_t)normal));
+		return dt_printf(dtp, fp, format, (int)dt_sdiv64((int32_t)v, (int32_t)normal));
 	} else {
 		uint64_t v;
 
@@ -435,7 +435,8 @@ static int
 dt_pf_wstr(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int prec,
 	   const char *addr, size_t size)
 {
-	wchar_t *ws = dt_calloc(dtp, size + sizeof(wchar_t));
+	/* room for a whole terminating wchar_t after a partial last one */
+	wchar_t *ws = dt_calloc(dtp, size + 2 * sizeof(wchar_t));
 	char format[64];
 	int rval;
 
@@ -672,7 +673,7 @@ dt_pf_aggval(dtrace_hdl_t *dtp, FILE *fp, const dt_pfargd_t *pfd, int width, int
 	case DTRACEAGG_AVG:
 		if (size != 2 * sizeof(int64_t))
 			return dt_set_errno(dtp, EDT_DMISMATCH);
-		v = data[0] != 0 ? data[1] / (int64_t)normal / data[0] : 0;
+		v = dt_sdiv64(dt_sdiv64(data[1], (int64_t)normal), data[0]);
 		break;
 	case DTRACEAGG_STDDEV:
 		if (size != 4 * sizeof(int64_t))
@@ -974,10 +975,13 @@ dtrace_freopen(dtrace_hdl_t *dtp, FILE *fp, dt_pfargv_t *pfv, const dtrace_probe
 	if (rval == -1 || fp == NULL)
 		return rval;
 
-	if (strcmp(dtp->dt_sprintf_buf, ".") == 0) {
+	if (pfv->pfv_format != NULL && strcmp(pfv->pfv_format, ".") == 0) {
 		/*
-		 * freopen(""), which the compiler records as ".": the original
-		 * output again.  DTrace reopens /dev/fd/N, which on Linux would
+		 * freopen(""), which the compiler records as the format ".":
+		 * the original output again.  The format decides, as DTrace's
+		 * test of its prefix does: one whose expansion is "." (such as
+		 * freopen("%s", ".")) names that directory, which fails to open
+		 * below.  DTrace reopens /dev/fd/N, which on Linux would
 		 * open the file anew (its own offset); the saved descriptor
 		 * itself keeps sharing the offset with whoever else writes there.
 		 */

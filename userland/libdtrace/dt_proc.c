@@ -23,15 +23,18 @@
 
 extern char **environ;
 
-/* Is there an executable the child's execvp() will find? */
+/* Is there an executable the child's execvp() will find?  Its path goes
+ * in found. */
 static int
-dt_proc_findexec(const char *file)
+dt_proc_findexec(const char *file, char *found, size_t flen)
 {
 	const char *path, *p, *q;
 	char buf[4096];
 
-	if (strchr(file, '/') != NULL)
+	if (strchr(file, '/') != NULL) {
+		(void)snprintf(found, flen, "%s", file);
 		return access(file, X_OK) == 0 ? 0 : errno;
+	}
 	if ((path = getenv("PATH")) == NULL)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path;; p = q + 1) {
@@ -41,8 +44,10 @@ dt_proc_findexec(const char *file)
 		len = q != NULL ? (size_t)(q - p) : strlen(p);
 		if ((size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "",
 		                     file) < sizeof(buf) &&
-		    access(buf, X_OK) == 0)
+		    access(buf, X_OK) == 0) {
+			(void)snprintf(found, flen, "%s", buf);
 			return 0;
+		}
 		if (q == NULL)
 			return ENOENT;
 	}
@@ -109,6 +114,8 @@ dt_proc_add(dtrace_hdl_t *dtp, int pid, int created)
 	dpr->dpr_held = created;
 	dpr->dpr_live = 1;
 	dtp->dt_target = pid;
+	/* its objects now (a created one is held after its libraries are
+	 * loaded), so what it records is named even after it exits */
 	dt_symtab_prime(dtp, pid);
 	return pid;
 }
@@ -120,14 +127,21 @@ dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const argv[])
 	struct sigaction act, oact;
 	int report[2], cons = -1, agent = -1, err = 0, afd;
 	const char *lib = NULL;
-	char why[512];
+	char why[512], exe[4096];
 	pid_t pid;
 	ssize_t n;
 
 	/* a command that cannot run fails here, as DTrace's create does */
-	if ((err = dt_proc_findexec(file)) != 0) {
+	if ((err = dt_proc_findexec(file, exe, sizeof(exe))) != 0) {
 		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "failed to execute %s: %s", file,
 		               strerror(err));
+		return dt_set_errno(dtp, EDT_COMPILER);
+	}
+	/* one the backend cannot trace (no agent can live in it) is refused
+	 * before it runs */
+	if (be->proc_check != NULL && be->proc_check(exe, why, sizeof(why)) != 0) {
+		(void)snprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), "failed to execute %s: %s", file,
+		               why);
 		return dt_set_errno(dtp, EDT_COMPILER);
 	}
 	if (be->proc_preload != NULL && (err = be->proc_preload(&lib, &cons, &agent)) != 0) {
@@ -236,7 +250,6 @@ dtrace_proc_continue(dtrace_hdl_t *dtp, int pid)
 	if (dpr == NULL || !dpr->dpr_held)
 		return 0;
 	dpr->dpr_held = 0;
-	dt_symtab_prime(dtp, pid); /* its objects, as it starts */
 	if (be->proc_go != NULL && (err = be->proc_go(pid)) != 0)
 		return dt_set_errno(dtp, err);
 	return 0;

@@ -308,6 +308,7 @@ dt_program_copts(dtrace_hdl_t *dtp, dt_copts_t *copts_, dtrace_probespec_t spec,
 	if (dtp->dt_options[DTRACEOPT_STRSIZE] != DTRACEOPT_UNSET)
 		copts.strsize = (uint32_t)dtp->dt_options[DTRACEOPT_STRSIZE];
 	copts.stdc = "acst"[dtp->dt_stdcmode];
+	copts.ilp32 = (dtp->dt_oflags & DTRACE_O_ILP32) != 0;
 	copts.iregs = dtp->dt_iregs;
 	copts.tregs = dtp->dt_tregs;
 	copts.treedump = dtp->dt_treedump;
@@ -653,7 +654,7 @@ dt_lib_load(dtrace_hdl_t *dtp, dt_libfile_t *lf)
 	return 0;
 }
 
-static int
+int
 dt_load_libs(dtrace_hdl_t *dtp)
 {
 	dt_libscan_t ls;

@@ -23,6 +23,14 @@ dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_handle_err_f *hdlr, void *arg)
 	if (dtp->dt_errhdlr != NULL)
 		return dt_set_errno(dtp, EALREADY);
 	/*
+	 * DTrace compiles its ERROR program here, and that first compilation
+	 * loads the D libraries: dtrace -L dir -e, which compiles nothing
+	 * else, still reads them and reports a library error (a dependency
+	 * cycle) as failing to establish the handler.
+	 */
+	if (dt_load_libs(dtp) != 0)
+		return -1;
+	/*
 	 * DTrace compiles and enables its ERROR program here, so register
 	 * counts (-x iregs, tregs) it cannot be compiled with, that its DOF
 	 * header cannot hold (EOVERFLOW) or that the core does not have fail

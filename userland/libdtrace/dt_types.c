@@ -1,7 +1,8 @@
 /*
  * dt_types.c: the D type system.
  *
- * Types are the C types of an LP64 target plus D's `string'.  Each
+ * Types are the C types of an LP64 target (ILP32 under dtrace -32, as
+ * DTrace's data models: long and pointers of 4 bytes) plus D's `string'.  Each
  * compilation starts with D's built-in names (the C base types, the
  * <stdint.h> names, size_t, uintptr_t, string...) and adds the program's
  * typedefs, structs, unions and enums.  Types read from CTF or DWARF of a
@@ -232,11 +233,26 @@ dt_type_t *
 dt_type_ptr(dt_pcb_t *pcb, dt_type_t *t)
 {
 	if (t->ptrto == NULL) {
-		dt_type_t *p = dt_type_new(pcb, DT_TK_PTR, NULL, 8);
+		dt_type_t *p = dt_type_new(pcb, DT_TK_PTR, NULL, pcb->ptrsize);
 		p->ref = t;
 		t->ptrto = p;
 	}
 	return t->ptrto;
+}
+
+/*
+ * A pointer of a module's type data, of that data's own size: a process's
+ * types keep their layout whatever the D data model (DTrace's CTF
+ * containers each have theirs).
+ */
+dt_type_t *
+dt_type_ptr_sized(dt_pcb_t *pcb, dt_type_t *t, uint64_t size)
+{
+	if (size == 0 || size == pcb->ptrsize)
+		return dt_type_ptr(pcb, t);
+	dt_type_t *p = dt_type_new(pcb, DT_TK_PTR, NULL, size);
+	p->ref = t;
+	return p;
 }
 
 dt_type_t *
@@ -256,7 +272,11 @@ dt_type_int(dt_pcb_t *pcb, uint64_t size, bool issigned)
 	case 1: return issigned ? pcb->t_char : pcb->t_uchar;
 	case 2: return issigned ? pcb->t_short : pcb->t_ushort;
 	case 4: return issigned ? pcb->t_int : pcb->t_uint;
-	default: return issigned ? pcb->t_long : pcb->t_ulong;
+	default:
+		/* 8 bytes: long where it has them (LP64), as before the data models */
+		if (pcb->t_long->size == 8)
+			return issigned ? pcb->t_long : pcb->t_ulong;
+		return issigned ? pcb->t_llong : pcb->t_ullong;
 	}
 }
 
@@ -369,7 +389,14 @@ dt_type_compat(dt_type_t *a, dt_type_t *b)
 	b = dt_type_resolve(b);
 	if (a == b)
 		return true;
-	if (a == NULL || b == NULL || a->kind != b->kind)
+	if (a == NULL || b == NULL)
+		return false;
+	/* a declared struct or union and its definition (C's incomplete type, completed) */
+	if (a->kind == DT_TK_FWD && (b->kind == DT_TK_STRUCT || b->kind == DT_TK_UNION))
+		return a->fwdkind == b->kind && a->name != NULL && b->name != NULL && strcmp(a->name, b->name) == 0;
+	if (b->kind == DT_TK_FWD && (a->kind == DT_TK_STRUCT || a->kind == DT_TK_UNION))
+		return dt_type_compat(b, a);
+	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
 	case DT_TK_INT:
@@ -437,10 +464,11 @@ dt_types_init(dt_pcb_t *pcb)
 	pcb->t_ushort = dt_type_base(pcb, DT_TK_INT, "unsigned short", 2, false);
 	pcb->t_int = dt_type_base(pcb, DT_TK_INT, "int", 4, true);
 	pcb->t_uint = dt_type_base(pcb, DT_TK_INT, "unsigned int", 4, false);
-	pcb->t_long = dt_type_base(pcb, DT_TK_INT, "long", 8, true);
-	pcb->t_ulong = dt_type_base(pcb, DT_TK_INT, "unsigned long", 8, false);
-	dt_type_base(pcb, DT_TK_INT, "long long", 8, true);
-	dt_type_base(pcb, DT_TK_INT, "unsigned long long", 8, false);
+	pcb->ptrsize = pcb->opts != NULL && pcb->opts->ilp32 ? 4 : 8;
+	pcb->t_long = dt_type_base(pcb, DT_TK_INT, "long", pcb->ptrsize, true);
+	pcb->t_ulong = dt_type_base(pcb, DT_TK_INT, "unsigned long", pcb->ptrsize, false);
+	pcb->t_llong = dt_type_base(pcb, DT_TK_INT, "long long", 8, true);
+	pcb->t_ullong = dt_type_base(pcb, DT_TK_INT, "unsigned long long", 8, false);
 	dt_type_base(pcb, DT_TK_FLOAT, "float", 4, true);
 	dt_type_base(pcb, DT_TK_FLOAT, "double", 8, true);
 	dt_type_base(pcb, DT_TK_FLOAT, "long double", 16, true);
@@ -466,26 +494,38 @@ dt_types_init(dt_pcb_t *pcb)
 	} ints[] = {
 		{"int8_t", 1, true},     {"int16_t", 2, true},    {"int32_t", 4, true},
 		{"int64_t", 8, true},    {"uint8_t", 1, false},   {"uint16_t", 2, false},
-		{"uint32_t", 4, false},  {"uint64_t", 8, false},  {"intptr_t", 8, true},
-		{"uintptr_t", 8, false}, {"size_t", 8, false},    {"ssize_t", 8, true},
-		{"ptrdiff_t", 8, true},  {"off_t", 8, true},      {"pid_t", 4, true},
+		{"uint32_t", 4, false},  {"uint64_t", 8, false},  {"intptr_t", 0, true},
+		{"uintptr_t", 0, false}, {"size_t", 0, false},    {"ssize_t", 0, true},
+		{"ptrdiff_t", 0, true},  {"off_t", 0, true},      {"pid_t", 4, true},
 		{"id_t", 4, true},       {"uid_t", 4, false},     {"gid_t", 4, false},
-		{"processorid_t", 4, true}, {"zoneid_t", 4, true}, {"time_t", 8, true},
+		{"processorid_t", 4, true}, {"zoneid_t", 4, true}, {"time_t", 0, true},
 		{"hrtime_t", 8, true},   {"uchar_t", 1, false},   {"ushort_t", 2, false},
-		{"uint_t", 4, false},    {"ulong_t", 8, false},   {"u_longlong_t", 8, false},
-		{"longlong_t", 8, true}, {"caddr_t", 8, false},   {"dev_t", 8, false},
-		{"mode_t", 4, false},    {"ino_t", 8, false},     {"major_t", 4, false},
+		{"uint_t", 4, false},    {"ulong_t", 0, false},   {"u_longlong_t", 8, false},
+		{"longlong_t", 8, true}, {"caddr_t", 8, false},   {"dev_t", 0, false},
+		{"mode_t", 4, false},    {"ino_t", 0, false},     {"major_t", 4, false},
 		{"minor_t", 4, false},   {"boolean_t", 4, true},  {"lwpid_t", 4, true},
 		{"ipaddr_t", 4, false},  {"in_port_t", 2, false}, {"socklen_t", 4, false},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
-		dt_type_t *b = dt_type_int(pcb, ints[i].size, ints[i].sign);
+		/* size 0: the model's long (DTrace's typedefs of long and unsigned long) */
+		dt_type_t *b = ints[i].size == 0 ? (ints[i].sign ? pcb->t_long : pcb->t_ulong)
+						  : dt_type_int(pcb, ints[i].size, ints[i].sign);
 		if (strcmp(ints[i].name, "caddr_t") == 0)
 			b = dt_type_ptr(pcb, pcb->t_char);
 		dt_type_define(pcb, ints[i].name, b);
 	}
 	pcb->t_int64 = dt_type_lookup(pcb, "int64_t");
 	pcb->t_uint64 = dt_type_lookup(pcb, "uint64_t");
+	/*
+	 * in6_addr_t, what inet_ntoa6() takes (DTrace's prototype
+	 * "string(in6_addr_t *)"): DTrace has it from the kernel's types as
+	 * struct in6_addr.  Here a declaration of that tag, which a module's
+	 * or the program's struct in6_addr completes (dt_type_compat).
+	 */
+	t = dt_type_new(pcb, DT_TK_FWD, "in6_addr", 0);
+	t->fwdkind = DT_TK_STRUCT;
+	dt_type_tag_add(pcb, t);
+	dt_type_define(pcb, "in6_addr_t", t);
 	/*
 	 * DTrace's intrinsic typedefs of void, named types of the D container
 	 * as in DTrace: what the stack actions give ("stack", which the lexer

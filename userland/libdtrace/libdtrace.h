@@ -43,6 +43,8 @@ typedef struct dtrace_prog dtrace_prog_t;
 
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV 0x01 /* do not reach the core: compile and list only */
+#define DTRACE_O_LP64 0x04  /* compile for the LP64 data model (dtrace -64) */
+#define DTRACE_O_ILP32 0x08 /* compile for the ILP32 data model (dtrace -32) */
 
 /* Open a handle; NULL with *errp set (an errno or EDT_* value) on failure. */
 dtrace_hdl_t *dtrace_open(int version, int flags, int *errp);
@@ -87,6 +89,9 @@ enum {
 	EDT_VERSINVAL,          /* version is not properly formatted or is too large */
 	EDT_VERSUNDEF,          /* requested version is not supported by compiler */
 	EDT_VERSREDUCED,        /* requested version conflicts with earlier setting */
+	EDT_BADEPID,            /* a record names no enabled probe */
+	EDT_BADAGGID,           /* an aggregation record names no aggregation */
+	EDT_BADBUF,             /* the core found a buffer's shared state corrupt */
 	EDT_MAX
 };
 
@@ -164,6 +169,11 @@ void dtrace_program_disassemble(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
  * Returns 0, or -1 with errno set when writing fails.
  */
 int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
+/* dtrace -G: check and rewrite the probe sites of the relocatable objects
+ * objv[0..objc) against the providers the programs define, and write an
+ * object holding their DOF to `file` (dt_link.c).  0, or -1 with the
+ * handle's error set. */
+int dtrace_program_link(dtrace_hdl_t *dtp, const char *file, int objc, char *const objv[]);
 /* Call func for each probe description of the program, in program order. */
 typedef int dtrace_pdesc_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
 int dtrace_program_descs(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_pdesc_f *func, void *arg);

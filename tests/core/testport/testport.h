@@ -101,8 +101,12 @@ uintptr_t testport_last_fault_addr(void); /* address the last failure reported *
 void testport_alloc_fail_nth(uint64_t nth);
 void testport_alloc_fail_from(uint64_t nth);
 uint64_t testport_alloc_count(void);       /* successful allocations */
-uint64_t testport_alloc_outstanding(void); /* allocations not yet freed */
+uint64_t testport_alloc_outstanding(void); /* allocations not yet freed, private ones too */
 size_t testport_alloc_bytes(void);         /* bytes not yet freed */
+/* dtrace_port_zalloc_private(): counted apart from the shared allocations
+ * above (so their numbering is unchanged) and failing while `fail` is set. */
+void testport_private_alloc_fail(bool fail);
+uint64_t testport_private_alloc_count(void); /* successful private allocations */
 
 /* --- Locks ------------------------------------------------------------------ */
 bool testport_lock_is_held(dtrace_lockid_t lock);

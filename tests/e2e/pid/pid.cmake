@@ -10,6 +10,8 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 	add_executable(pidtarget_nofp ${_pt}/pidtarget.c)
 	target_compile_options(pidtarget_nofp PRIVATE -O2 -fomit-frame-pointer
 		-fasynchronous-unwind-tables)
+	add_executable(pidtarget_static ${_pt}/pidtarget.c)
+	target_link_options(pidtarget_static PRIVATE -static)
 	add_executable(pidthreads ${_pt}/pidthreads.c)
 	target_link_libraries(pidthreads PRIVATE pthread)
 	add_executable(pidfork ${_pt}/pidfork.c)
@@ -17,7 +19,7 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 	add_library(piddl SHARED ${_pt}/piddl.c)
 	add_executable(piddlopen ${_pt}/piddlopen.c)
 	target_link_libraries(piddlopen PRIVATE ${CMAKE_DL_LIBS})
-	foreach(t pidtarget_fp pidtarget_nofp pidthreads pidfork pidloop piddl piddlopen)
+	foreach(t pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop piddl piddlopen)
 		set_target_properties(${t} PROPERTIES
 			RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid
 			LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid)

@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("%d\n", FROM_DTRACE);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+syscall::write:entry,
+syscall::getppid:return
+/pid == $target/
+{
+	@[probefunc] = count();
+}

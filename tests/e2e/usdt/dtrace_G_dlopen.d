@@ -1,0 +1,4 @@
+usdtgl$target:::call
+{
+	@[probemod, probefunc, probename, arg0] = count();
+}

@@ -1,0 +1,4 @@
+/* (see the .sh: dtrace -G refusing objects) */
+provider usdtg {
+	probe start(int);
+};

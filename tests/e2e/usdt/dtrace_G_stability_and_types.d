@@ -1,0 +1,5 @@
+usdtg$target:::done,
+usdtg$target:::state,
+usdtg$target:::many
+{
+}

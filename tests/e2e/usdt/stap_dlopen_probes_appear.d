@@ -1,0 +1,5 @@
+usdtdl$target:::call,
+usdtdl$target:::guarded
+{
+	@[probemod, probefunc, probename, arg0] = count();
+}

@@ -1,0 +1,4 @@
+usdtprog$target:::guarded
+{
+	@ = count();
+}

@@ -1,0 +1,32 @@
+# tests/e2e/usdt: statically defined probes (USDT) of traced processes:
+# SystemTap notes in programs the tree builds (targets/) and in real ones
+# (python3.11, PostgreSQL 15 when installed).  Each test is a .sh that runs
+# dtrace with -c or -p, finding the targets through DT_USDT_TARGETS.
+# Included from ../CMakeLists.txt after its tests are defined; Linux hosts
+# only (the agent).
+if(TARGET dtrace_cmd AND TARGET dtrace_agent)
+	set(_ut ${CMAKE_CURRENT_LIST_DIR}/targets)
+	add_executable(usdtprog ${_ut}/usdtprog.c ${_ut}/usdtsem.c)
+	target_compile_options(usdtprog PRIVATE -O2)
+	add_library(usdtdl SHARED ${_ut}/usdtdl.c)
+	add_executable(usdtdlopen ${_ut}/usdtdlopen.c)
+	target_link_libraries(usdtdlopen PRIVATE ${CMAKE_DL_LIBS})
+	foreach(t usdtprog usdtdl usdtdlopen)
+		set_target_properties(${t} PROPERTIES
+			RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/usdt
+			LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/usdt)
+	endforeach()
+	file(GLOB _usdt_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
+	foreach(script ${_usdt_tests})
+		get_filename_component(name ${script} NAME_WE)
+		set_tests_properties(e2e_usdt_${name} PROPERTIES
+			ENVIRONMENT "DT_USDT_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/usdt"
+			LABELS "e2e;usdt")
+	endforeach()
+else()
+	file(GLOB _usdt_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
+	foreach(script ${_usdt_tests})
+		get_filename_component(name ${script} NAME_WE)
+		set_tests_properties(e2e_usdt_${name} PROPERTIES DISABLED TRUE)
+	endforeach()
+endif()
