@@ -23,7 +23,7 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 			ENVIRONMENT "DT_USDT_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/usdt"
 			LABELS "e2e;usdt")
 	endforeach()
-else()
+elseif(TARGET dtrace_cmd)
 	file(GLOB _usdt_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
 	foreach(script ${_usdt_tests})
 		get_filename_component(name ${script} NAME_WE)
