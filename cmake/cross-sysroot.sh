@@ -24,12 +24,13 @@ esac
 dir=${2:-/opt/dtrace-cross/$isa}
 pkgs=
 for p in libelf1 libelf-dev zlib1g zlib1g-dev libzstd1 libdwarf1 libdwarf-dev libctf0 libxxhash-dev \
-	libctf-nobfd0 libbinutils binutils-dev; do
+	libctf-nobfd0 libbinutils binutils-dev systemtap-sdt-dev; do
 	pkgs="$pkgs $p:$arch"
 done
 
 if [ -e "$dir/usr/lib/$triple/libelf.so" ] && [ -e "$dir/usr/lib/$triple/libctf.so" ] &&
 	[ -e "$dir/usr/lib/$triple/libdwarf.so" ] && [ -e "$dir/usr/include/xxhash.h" ] &&
+	[ -e "$dir/usr/include/$triple/sys/sdt.h" ] &&
 	[ -e "$dir/lib/$triple/libc.so.6" ]; then
 	echo "cross-sysroot: $dir is ready"
 	exit 0

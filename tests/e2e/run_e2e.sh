@@ -25,7 +25,9 @@
 # saying why, the tests it cannot run there: dtrace -p (qemu-user gives its
 # guests no ptrace) and -c of one of this machine's own programs (/bin/...,
 # /usr/bin/..., sh, env, printenv, python: another ISA than dtrace's, so the
-# agent cannot be preloaded into them).
+# agent cannot be preloaded into them).  Also skipped there, with the reason
+# the file gives: a test with a NAME.qemu file, and every test of a directory
+# with a QEMU-SKIP file.
 # Timing-dependent tests use tick-N and exit() so that all of this is
 # deterministic; TZ is UTC for %Y and walltimestamp.
 set -u
@@ -50,6 +52,12 @@ if [ -n "${DT_E2E_ISA:-}" ]; then
 	[ -f "$NAME.err.$DT_E2E_ISA" ] && ERR=$NAME.err.$DT_E2E_ISA
 fi
 if [ -n "${DT_E2E_QEMU:-}" ]; then
+	for why in QEMU-SKIP "$NAME.qemu"; do
+		if [ -f "$why" ]; then
+			echo "skip $NAME under qemu-user: $(head -1 "$why")"
+			exit 77
+		fi
+	done
 	# dtrace's own arguments: a .args file, or the lines of a .sh that run "$1"
 	# (continued lines joined first)
 	CMDTEXT=$( (cat "$NAME.args" 2>/dev/null
