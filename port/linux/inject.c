@@ -10,6 +10,14 @@
  * other threads run throughout.  A call returns to address 0, whose fault
  * stops the thread again under ptrace: that fault is never delivered.
  *
+ * The thread is never made to call dlopen() while it runs the dynamic
+ * linker's own code: a process just exec'd is still relocating (its C
+ * library may not be there or not be set up yet), and a thread in the
+ * middle of loading a library holds the loader's (recursive) lock, which
+ * our dlopen() would take again and enter half-way.  Such a thread is let
+ * run a little and interrupted again, until it is elsewhere.  A signal that
+ * arrives while it is stopped is delivered when it is let go.
+ *
  * A thread interrupted inside a system call is left to restart it as the
  * kernel would have: the calls run with orig_rax = -1 (no restart), and
  * the saved registers, put back before detaching, carry the restart.
@@ -50,6 +58,9 @@
 #include "linux_impl.h"
 
 #define INJECT_TIMEOUT_MS 10000
+/* How long a process may stay in its dynamic linker before a grab gives
+ * up: tries, 2 ms of running apart. */
+#define INJECT_SETTLE_TRIES 1000
 
 /* ---- Symbols of the target ------------------------------------------- */
 
@@ -308,6 +319,102 @@ inject_adopt(void *arg)
 	return NULL;
 }
 
+/* ---- Out of the dynamic linker ---------------------------------------- */
+
+/* The load address of the program's interpreter (AT_BASE), 0 if none. */
+static uintptr_t
+inject_interp_base(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2];
+	uintptr_t base = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fread(av, sizeof(av), 1, f) == 1 && av[0] != AT_NULL)
+		if (av[0] == AT_BASE)
+			base = (uintptr_t)av[1];
+	fclose(f);
+	return base;
+}
+
+/* Whether `pc` is in executable text of the file mapped at `base` (the
+ * dynamic linker): same device and inode in /proc/<pid>/maps. */
+static bool
+inject_in_loader(pid_t pid, uintptr_t base, uintptr_t pc)
+{
+	char path[64], line[512], perms[8];
+	unsigned long lo, hi, ino, want_ino = 0;
+	unsigned dmaj, dmin, want_maj = 0, want_min = 0;
+	bool found = false, in = false;
+	FILE *f;
+
+	if (base == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	/* first the file at `base`, then whether pc is in its text */
+	for (int pass = 0; pass < 2 && !in && (pass == 0 || found); pass++) {
+		if ((f = fopen(path, "re")) == NULL)
+			return false;
+		while (fgets(line, sizeof(line), f) != NULL) {
+			if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &lo, &hi, perms, &dmaj, &dmin,
+				   &ino) != 6 || ino == 0)
+				continue;
+			if (pass == 0 && base >= lo && base < hi) {
+				want_ino = ino;
+				want_maj = dmaj;
+				want_min = dmin;
+				found = true;
+				break;
+			}
+			if (pass == 1 && ino == want_ino && dmaj == want_maj && dmin == want_min &&
+			    perms[2] == 'x' && pc >= lo && pc < hi) {
+				in = true;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	return in;
+}
+
+/*
+ * Stop the thread somewhere other than the dynamic linker (see the top).
+ * *pending gets a signal that came while it was stopped, to deliver when
+ * it goes.  ETIMEDOUT when it never left.
+ */
+static int
+inject_stop_settled(pid_t pid, inject_regs_t *regs, int *pending)
+{
+	uintptr_t base = inject_interp_base(pid);
+	int status, err;
+
+	for (int tries = 0;; tries++) {
+		if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0)
+			return errno;
+		if ((err = inject_wait(pid, &status)) != 0)
+			return err;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return ESRCH;
+		/* a signal-delivery stop rather than our interrupt's event
+		 * stop: the signal is the thread's, kept for it */
+		if (WIFSTOPPED(status) && (status >> 16) == 0)
+			*pending = WSTOPSIG(status);
+		if ((err = inject_getregs(pid, regs)) != 0)
+			return err;
+		if (!inject_in_loader(pid, base, (uintptr_t)regs->ir_gp.rip))
+			return 0;
+		if (tries == INJECT_SETTLE_TRIES)
+			return ETIMEDOUT;
+		if (ptrace(PTRACE_CONT, pid, NULL, (void *)(uintptr_t)*pending) != 0)
+			return errno;
+		*pending = 0;
+		usleep(2000);
+	}
+}
+
 int
 dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 {
@@ -319,7 +426,7 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	pthread_t th;
 	uintptr_t dlopen_at, attach_at;
 	uint64_t rv = 0;
-	int status, err, lsock = -1;
+	int err, lsock = -1, pending = 0;
 	bool seized = false;
 
 	if ((err = dtrace_linux_host_init()) != 0) {
@@ -349,6 +456,16 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "%s", inject_why(err));
 		goto out;
 	}
+	if ((err = inject_stop_settled(pid, &saved, &pending)) != 0) {
+		if (err == ETIMEDOUT)
+			snprintf(errbuf, errlen, "it stays in its dynamic linker (starting, or "
+						 "loading a library): try again");
+		else
+			snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
+		goto out;
+	}
+	/* (looked up with the thread stopped out of the loader: a process just
+	 * started may only now have its C library) */
 	dlopen_at = inject_lookup(&tmp, NULL, "dlopen");
 	if (dlopen_at == 0) {
 		err = ENOENT;
@@ -357,15 +474,6 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	}
 	if ((err = inject_listen(pid, sockname, sizeof(sockname), &lsock)) != 0) {
 		snprintf(errbuf, errlen, "cannot listen for the agent: %s", strerror(err));
-		goto out;
-	}
-	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0 || (err = inject_wait(pid, &status)) != 0) {
-		err = err != 0 ? err : errno;
-		snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
-		goto out;
-	}
-	if ((err = inject_getregs(pid, &saved)) != 0) {
-		snprintf(errbuf, errlen, "cannot read its registers: %s", strerror(err));
 		goto out;
 	}
 	if ((err = inject_call(&tmp, &saved.ir_gp, dlopen_at, path, RTLD_NOW, &rv)) != 0 ||
@@ -413,7 +521,7 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	}
 out:
 	if (seized)
-		(void)ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		(void)ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)pending);
 	if (tmp.lp_memfd > 0)
 		close(tmp.lp_memfd);
 	if (lsock >= 0)
