@@ -10,13 +10,17 @@
  * other threads run throughout.  A call returns to address 0, whose fault
  * stops the thread again under ptrace: that fault is never delivered.
  *
- * The thread is never made to call dlopen() while it runs the dynamic
- * linker's own code: a process just exec'd is still relocating (its C
- * library may not be there or not be set up yet), and a thread in the
- * middle of loading a library holds the loader's (recursive) lock, which
- * our dlopen() would take again and enter half-way.  Such a thread is let
- * run a little and interrupted again, until it is elsewhere.  A signal that
- * arrives while it is stopped is delivered when it is let go.
+ * The thread is never made to call dlopen() where that call could meet
+ * the thread's own unfinished work: in the dynamic linker's code (a
+ * process just exec'd is still relocating and its C library may not be
+ * there or set up yet; a thread loading a library holds the loader's
+ * recursive lock, which our dlopen() would take again and enter half-way),
+ * or in the C library's code unless blocked in a system call its
+ * allocator does not make (malloc's locks are not recursive and its
+ * per-thread cache has no lock at all).  Such a thread is let run 2 ms and
+ * interrupted again, until it is somewhere else: in the program's code, or
+ * waiting in read, poll, nanosleep and the like.  A signal that arrives
+ * while it is stopped is delivered when it is let go.
  *
  * A thread interrupted inside a system call is left to restart it as the
  * kernel would have: the calls run with orig_rax = -1 (no restart), and
@@ -47,6 +51,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/user.h>
@@ -340,56 +345,99 @@ inject_interp_base(pid_t pid)
 	return base;
 }
 
-/* Whether `pc` is in executable text of the file mapped at `base` (the
- * dynamic linker): same device and inode in /proc/<pid>/maps. */
+/* Where a stopped thread's pc is, for inject_stop_settled. */
+typedef enum { PC_ELSEWHERE, PC_LOADER, PC_LIBC } inject_pc_t;
+
+/* Whether `path` names the C library (libc.so.6, libc-2.x.so). */
 static bool
-inject_in_loader(pid_t pid, uintptr_t base, uintptr_t pc)
+inject_is_libc(const char *path)
 {
-	char path[64], line[512], perms[8];
-	unsigned long lo, hi, ino, want_ino = 0;
-	unsigned dmaj, dmin, want_maj = 0, want_min = 0;
-	bool found = false, in = false;
+	const char *b = strrchr(path, '/');
+
+	b = b != NULL ? b + 1 : path;
+	return strncmp(b, "libc.so", 7) == 0 ||
+	       (strncmp(b, "libc-", 5) == 0 && strstr(b, ".so") != NULL);
+}
+
+/* Whether `pc` is in the executable text of the file mapped at `base`
+ * (the dynamic linker: same device and inode in /proc/<pid>/maps) or of
+ * the C library. */
+static inject_pc_t
+inject_pc_where(pid_t pid, uintptr_t base, uintptr_t pc)
+{
+	char path[64], line[512], perms[8], file[256];
+	unsigned long lo, hi, ino, ld_ino = 0;
+	unsigned dmaj, dmin, ld_maj = 0, ld_min = 0;
+	bool have_ld = false;
+	inject_pc_t where = PC_ELSEWHERE;
 	FILE *f;
 
-	if (base == 0)
-		return false;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	/* first the file at `base`, then whether pc is in its text */
-	for (int pass = 0; pass < 2 && !in && (pass == 0 || found); pass++) {
+	/* first the file at `base`, then where pc is */
+	for (int pass = 0; pass < 2; pass++) {
 		if ((f = fopen(path, "re")) == NULL)
-			return false;
+			return PC_ELSEWHERE;
 		while (fgets(line, sizeof(line), f) != NULL) {
-			if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &lo, &hi, perms, &dmaj, &dmin,
-				   &ino) != 6 || ino == 0)
+			file[0] = '\0';
+			if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %255s", &lo, &hi, perms, &dmaj,
+				   &dmin, &ino, file) < 6 || ino == 0)
 				continue;
-			if (pass == 0 && base >= lo && base < hi) {
-				want_ino = ino;
-				want_maj = dmaj;
-				want_min = dmin;
-				found = true;
-				break;
+			if (pass == 0) {
+				if (base != 0 && base >= lo && base < hi) {
+					ld_ino = ino;
+					ld_maj = dmaj;
+					ld_min = dmin;
+					have_ld = true;
+					break;
+				}
+				continue;
 			}
-			if (pass == 1 && ino == want_ino && dmaj == want_maj && dmin == want_min &&
-			    perms[2] == 'x' && pc >= lo && pc < hi) {
-				in = true;
-				break;
-			}
+			if (perms[2] != 'x' || pc < lo || pc >= hi)
+				continue;
+			if (have_ld && ino == ld_ino && dmaj == ld_maj && dmin == ld_min)
+				where = PC_LOADER;
+			else if (inject_is_libc(file))
+				where = PC_LIBC;
+			break;
 		}
 		fclose(f);
 	}
-	return in;
+	return where;
+}
+
+/* System calls the C library's allocator makes, perhaps holding its
+ * locks or in the middle of its per-thread cache. */
+static bool
+inject_syscall_allocates(long nr)
+{
+	switch (nr) {
+	case SYS_mmap:
+	case SYS_munmap:
+	case SYS_mremap:
+	case SYS_mprotect:
+	case SYS_madvise:
+	case SYS_brk:
+	case SYS_getrandom:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*
- * Stop the thread somewhere other than the dynamic linker (see the top).
- * *pending gets a signal that came while it was stopped, to deliver when
- * it goes.  ETIMEDOUT when it never left.
+ * Stop the thread where it may call dlopen() (see the top): not in the
+ * dynamic linker, and not in the C library unless blocked in a system
+ * call its allocator does not make.  *pending gets a signal that came
+ * while it was stopped, to deliver when it goes.  ETIMEDOUT when it was
+ * never found so.
  */
 static int
 inject_stop_settled(pid_t pid, inject_regs_t *regs, int *pending)
 {
-	uintptr_t base = inject_interp_base(pid);
+	uintptr_t base;
 	int status, err;
+	long nr;
+	inject_pc_t where;
 
 	for (int tries = 0;; tries++) {
 		if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0)
@@ -404,7 +452,13 @@ inject_stop_settled(pid_t pid, inject_regs_t *regs, int *pending)
 			*pending = WSTOPSIG(status);
 		if ((err = inject_getregs(pid, regs)) != 0)
 			return err;
-		if (!inject_in_loader(pid, base, (uintptr_t)regs->ir_gp.rip))
+		/* orig_rax: the call the thread was in, -1 when in its code */
+		nr = (long)regs->ir_gp.orig_rax;
+		/* (read again each time: the process may have exec'd since) */
+		base = inject_interp_base(pid);
+		where = inject_pc_where(pid, base, (uintptr_t)regs->ir_gp.rip);
+		if (where != PC_LOADER &&
+		    (nr >= 0 ? !inject_syscall_allocates(nr) : where != PC_LIBC))
 			return 0;
 		if (tries == INJECT_SETTLE_TRIES)
 			return ETIMEDOUT;
@@ -458,8 +512,8 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	}
 	if ((err = inject_stop_settled(pid, &saved, &pending)) != 0) {
 		if (err == ETIMEDOUT)
-			snprintf(errbuf, errlen, "it stays in its dynamic linker (starting, or "
-						 "loading a library): try again");
+			snprintf(errbuf, errlen, "it stays in its dynamic linker or its C "
+						 "library's allocator: try again");
 		else
 			snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
 		goto out;
