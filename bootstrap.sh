@@ -1,6 +1,7 @@
 #!/bin/sh
-# Install every dependency from Debian's packages, configure and build the
-# tree, then run a first D program once the dtrace command exists.
+# Install every dependency from Debian's packages, prepare the foreign-ISA
+# builds (cmake/cross-sysroot.sh, cmake/cross-binfmt.sh), configure and
+# build the tree, then run a first D program once the dtrace command exists.
 # Usage: ./bootstrap.sh            (as root, or with sudo available)
 set -eu
 cd "$(dirname "$0")"
@@ -25,6 +26,24 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
+
+# The foreign-ISA suites (cmake --preset aarch64 / riscv, tests under
+# qemu-user): the target's libraries and binfmt_misc.  Never fatal: the
+# native tree does not need them, and each step says what it did or why
+# it could not.
+cross_setup() {
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -qq &&
+			echo "bootstrap: added Debian architecture arm64 (package lists only)"
+	fi
+	for isa in aarch64 riscv; do
+		rc=0
+		$SUDO sh cmake/cross-sysroot.sh "$isa" || rc=$?
+		[ "$rc" -eq 77 ] && echo "bootstrap: no $isa sysroot: the $isa preset builds without the Linux host (core, ISA, engine)"
+	done
+	$SUDO sh cmake/cross-binfmt.sh || echo "bootstrap: binfmt_misc not set up: foreign programs are started through qemu only where a test names it"
+}
+cross_setup || echo "bootstrap: cross setup incomplete (see above); the native build is unaffected"
 
 cmake --preset default
 cmake --build --preset default

@@ -70,6 +70,10 @@ int dtrace_linux_proc_dropped(pid_t pid);
  * probe could not be made; 0 none.  DTrace's sentence goes in buf; the
  * reason is forgotten once read. */
 int dtrace_linux_pid_why(pid_t pid, char *buf, size_t len);
+/* The file pid runs, for `a.out`, into buf: /proc/<pid>/exe, or the program
+ * a qemu-user started by binfmt_misc runs (proc_exe.c).  Returns 0, or an
+ * errno value with buf empty. */
+int dtrace_linux_proc_exe(pid_t pid, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

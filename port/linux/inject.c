@@ -10,6 +10,18 @@
  * other threads run throughout.  A call returns to address 0, whose fault
  * stops the thread again under ptrace: that fault is never delivered.
  *
+ * The thread is never made to call dlopen() where that call could meet
+ * the thread's own unfinished work: in the dynamic linker's code (a
+ * process just exec'd is still relocating and its C library may not be
+ * there or set up yet; a thread loading a library holds the loader's
+ * recursive lock, which our dlopen() would take again and enter half-way),
+ * or in the C library's code unless blocked in a system call its
+ * allocator does not make (malloc's locks are not recursive and its
+ * per-thread cache has no lock at all).  Such a thread is let run 2 ms and
+ * interrupted again, until it is somewhere else: in the program's code, or
+ * waiting in read, poll, nanosleep and the like.  A signal that arrives
+ * while it is stopped is delivered when it is let go.
+ *
  * A thread interrupted inside a system call is left to restart it as the
  * kernel would have: the calls run with orig_rax = -1 (no restart), and
  * the saved registers, put back before detaching, carry the restart.
@@ -40,6 +52,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/user.h>
@@ -51,6 +64,9 @@
 #include "linux_impl.h"
 
 #define INJECT_TIMEOUT_MS 10000
+/* How long a process may stay in its dynamic linker before a grab gives
+ * up: tries, 2 ms of running apart. */
+#define INJECT_SETTLE_TRIES 1000
 
 /* ---- Symbols of the target ------------------------------------------- */
 
@@ -309,6 +325,151 @@ inject_adopt(void *arg)
 	return NULL;
 }
 
+/* ---- Out of the dynamic linker ---------------------------------------- */
+
+/* The load address of the program's interpreter (AT_BASE), 0 if none. */
+static uintptr_t
+inject_interp_base(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2];
+	uintptr_t base = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fread(av, sizeof(av), 1, f) == 1 && av[0] != AT_NULL)
+		if (av[0] == AT_BASE)
+			base = (uintptr_t)av[1];
+	fclose(f);
+	return base;
+}
+
+/* Where a stopped thread's pc is, for inject_stop_settled. */
+typedef enum { PC_ELSEWHERE, PC_LOADER, PC_LIBC } inject_pc_t;
+
+/* Whether `path` names the C library (libc.so.6, libc-2.x.so). */
+static bool
+inject_is_libc(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b != NULL ? b + 1 : path;
+	return strncmp(b, "libc.so", 7) == 0 ||
+	       (strncmp(b, "libc-", 5) == 0 && strstr(b, ".so") != NULL);
+}
+
+/* Whether `pc` is in the executable text of the file mapped at `base`
+ * (the dynamic linker: same device and inode in /proc/<pid>/maps) or of
+ * the C library. */
+static inject_pc_t
+inject_pc_where(pid_t pid, uintptr_t base, uintptr_t pc)
+{
+	char path[64], line[512], perms[8], file[256];
+	unsigned long lo, hi, ino, ld_ino = 0;
+	unsigned dmaj, dmin, ld_maj = 0, ld_min = 0;
+	bool have_ld = false;
+	inject_pc_t where = PC_ELSEWHERE;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	/* first the file at `base`, then where pc is */
+	for (int pass = 0; pass < 2; pass++) {
+		if ((f = fopen(path, "re")) == NULL)
+			return PC_ELSEWHERE;
+		while (fgets(line, sizeof(line), f) != NULL) {
+			file[0] = '\0';
+			if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %255s", &lo, &hi, perms, &dmaj,
+				   &dmin, &ino, file) < 6 || ino == 0)
+				continue;
+			if (pass == 0) {
+				if (base != 0 && base >= lo && base < hi) {
+					ld_ino = ino;
+					ld_maj = dmaj;
+					ld_min = dmin;
+					have_ld = true;
+					break;
+				}
+				continue;
+			}
+			if (perms[2] != 'x' || pc < lo || pc >= hi)
+				continue;
+			if (have_ld && ino == ld_ino && dmaj == ld_maj && dmin == ld_min)
+				where = PC_LOADER;
+			else if (inject_is_libc(file))
+				where = PC_LIBC;
+			break;
+		}
+		fclose(f);
+	}
+	return where;
+}
+
+/* System calls the C library's allocator makes, perhaps holding its
+ * locks or in the middle of its per-thread cache. */
+static bool
+inject_syscall_allocates(long nr)
+{
+	switch (nr) {
+	case SYS_mmap:
+	case SYS_munmap:
+	case SYS_mremap:
+	case SYS_mprotect:
+	case SYS_madvise:
+	case SYS_brk:
+	case SYS_getrandom:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Stop the thread where it may call dlopen() (see the top): not in the
+ * dynamic linker, and not in the C library unless blocked in a system
+ * call its allocator does not make.  *pending gets a signal that came
+ * while it was stopped, to deliver when it goes.  ETIMEDOUT when it was
+ * never found so.
+ */
+static int
+inject_stop_settled(pid_t pid, inject_regs_t *regs, int *pending)
+{
+	uintptr_t base;
+	int status, err;
+	long nr;
+	inject_pc_t where;
+
+	for (int tries = 0;; tries++) {
+		if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0)
+			return errno;
+		if ((err = inject_wait(pid, &status)) != 0)
+			return err;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return ESRCH;
+		/* a signal-delivery stop rather than our interrupt's event
+		 * stop: the signal is the thread's, kept for it */
+		if (WIFSTOPPED(status) && (status >> 16) == 0)
+			*pending = WSTOPSIG(status);
+		if ((err = inject_getregs(pid, regs)) != 0)
+			return err;
+		/* orig_rax: the call the thread was in, -1 when in its code */
+		nr = (long)regs->ir_gp.orig_rax;
+		/* (read again each time: the process may have exec'd since) */
+		base = inject_interp_base(pid);
+		where = inject_pc_where(pid, base, (uintptr_t)regs->ir_gp.rip);
+		if (where != PC_LOADER &&
+		    (nr >= 0 ? !inject_syscall_allocates(nr) : where != PC_LIBC))
+			return 0;
+		if (tries == INJECT_SETTLE_TRIES)
+			return ETIMEDOUT;
+		if (ptrace(PTRACE_CONT, pid, NULL, (void *)(uintptr_t)*pending) != 0)
+			return errno;
+		*pending = 0;
+		usleep(2000);
+	}
+}
+
 int
 dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 {
@@ -320,7 +481,7 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	pthread_t th;
 	uintptr_t dlopen_at, attach_at;
 	uint64_t rv = 0;
-	int status, err, lsock = -1;
+	int err, lsock = -1, pending = 0;
 	bool seized = false;
 
 	if ((err = dtrace_linux_host_init()) != 0) {
@@ -350,6 +511,16 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "%s", inject_why(err));
 		goto out;
 	}
+	if ((err = inject_stop_settled(pid, &saved, &pending)) != 0) {
+		if (err == ETIMEDOUT)
+			snprintf(errbuf, errlen, "it stays in its dynamic linker or its C "
+						 "library's allocator: try again");
+		else
+			snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
+		goto out;
+	}
+	/* (looked up with the thread stopped out of the loader: a process just
+	 * started may only now have its C library) */
 	dlopen_at = inject_lookup(&tmp, NULL, "dlopen");
 	if (dlopen_at == 0) {
 		err = ENOENT;
@@ -358,15 +529,6 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	}
 	if ((err = inject_listen(pid, sockname, sizeof(sockname), &lsock)) != 0) {
 		snprintf(errbuf, errlen, "cannot listen for the agent: %s", strerror(err));
-		goto out;
-	}
-	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) != 0 || (err = inject_wait(pid, &status)) != 0) {
-		err = err != 0 ? err : errno;
-		snprintf(errbuf, errlen, "cannot stop it: %s", strerror(err));
-		goto out;
-	}
-	if ((err = inject_getregs(pid, &saved)) != 0) {
-		snprintf(errbuf, errlen, "cannot read its registers: %s", strerror(err));
 		goto out;
 	}
 	if ((err = inject_call(&tmp, &saved.ir_gp, dlopen_at, path, RTLD_NOW, &rv)) != 0 ||
@@ -414,7 +576,7 @@ dtrace_linux_proc_grab(pid_t pid, char *errbuf, size_t errlen)
 	}
 out:
 	if (seized)
-		(void)ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		(void)ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)pending);
 	if (tmp.lp_memfd > 0)
 		close(tmp.lp_memfd);
 	if (lsock >= 0)

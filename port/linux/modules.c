@@ -118,10 +118,43 @@ file_bias(const char *path, uintptr_t start)
 }
 
 /*
+ * The file offsets [*lo, *hi) of the first executable PT_LOAD of the ELF
+ * file at path; false if it has none or is no ELF file.
+ */
+static bool
+file_text_range(const char *path, unsigned long *lo, unsigned long *hi)
+{
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *elf;
+	bool found = false;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_getphdrnum(elf, &n) == 0)
+		for (i = 0; i < n && !found; i++) {
+			if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X))
+				continue;
+			*lo = (unsigned long)ph.p_offset;
+			*hi = (unsigned long)(ph.p_offset + ph.p_filesz);
+			found = true;
+		}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/*
  * Another process's objects, from /proc/<pid>/maps: one module per file
  * with an executable mapping, named by the file's base name; its bias
  * from the mapping of the file's offset 0.  Bracketed names ([vdso],
- * [stack]) and anonymous memory are not modules.
+ * [stack]) and anonymous memory are not modules.  A program of another
+ * ISA under qemu-user has its text mapped readable but not executable
+ * (the host never executes it): a readable mapping of the file's
+ * executable PT_LOAD counts as text too.
  */
 static int
 proc_modules(linux_proc_t *p, module_list_t *ml)
@@ -129,6 +162,8 @@ proc_modules(linux_proc_t *p, module_list_t *ml)
 	char path[64], line[PATH_MAX + 128], file[PATH_MAX], perms[8];
 	unsigned long lo, hi, off;
 	uintptr_t first = 0;
+	unsigned long xlo = 0, xhi = 0;
+	bool xknown = false;
 	char cur[PATH_MAX] = "";
 	dtrace_port_module_t *m, *grown;
 	FILE *f;
@@ -147,9 +182,19 @@ proc_modules(linux_proc_t *p, module_list_t *ml)
 		if (strcmp(file, cur) != 0) {
 			snprintf(cur, sizeof(cur), "%s", file);
 			first = off == 0 ? lo : 0;
+			xknown = false;
 		}
-		if (perms[2] != 'x')
-			continue;
+		if (perms[2] != 'x') {
+			if (perms[0] != 'r')
+				continue;
+			if (!xknown) {
+				xknown = true;
+				if (!file_text_range(file, &xlo, &xhi))
+					xlo = xhi = 0;
+			}
+			if (!(off < xhi && off + (hi - lo) > xlo))
+				continue;
+		}
 		/* one module per file: its first executable mapping */
 		if (ml->ml_n > 0 && ml->ml_mods[ml->ml_n - 1].dpm_path != NULL &&
 		    strcmp(ml->ml_mods[ml->ml_n - 1].dpm_path, file) == 0)

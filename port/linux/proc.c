@@ -226,12 +226,7 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "out of memory");
 		goto fail;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	{
-		ssize_t n = readlink(path, p->lp_exe, sizeof(p->lp_exe) - 1);
-
-		p->lp_exe[n > 0 ? n : 0] = '\0';
-	}
+	(void)dtrace_linux_proc_exe(pid, p->lp_exe, sizeof(p->lp_exe));
 	if ((err = proc_handshake(p, errbuf, errlen)) != 0)
 		goto fail;
 	if ((err = linux_pid_register(p)) != 0) {

@@ -18,6 +18,16 @@
 #             error says why)
 #   NAME.esed sed script applied to standard error before comparing (drop
 #             counts and CPU numbers, process ids)
+#   NAME.out.ISA, NAME.err.ISA  what a build for ISA (DT_E2E_ISA) expects
+#             instead of NAME.out/NAME.err, where the processor shows
+#             (frames of the C library's start-up, say)
+# A build for another ISA that runs under qemu-user (DT_E2E_QEMU set) skips,
+# saying why, the tests it cannot run there: dtrace -p (qemu-user gives its
+# guests no ptrace) and -c of one of this machine's own programs (/bin/...,
+# /usr/bin/..., sh, env, printenv, python: another ISA than dtrace's, so the
+# agent cannot be preloaded into them).  Also skipped there, with the reason
+# the file gives: a test with a NAME.qemu file, and every test of a directory
+# with a QEMU-SKIP file.
 # Timing-dependent tests use tick-N and exit() so that all of this is
 # deterministic; TZ is UTC for %Y and walltimestamp.
 set -u
@@ -36,6 +46,34 @@ else
 fi
 WANT_RC=0
 [ -f "$NAME.rc" ] && WANT_RC=$(cat "$NAME.rc")
+OUT=$NAME.out ERR=$NAME.err
+if [ -n "${DT_E2E_ISA:-}" ]; then
+	[ -f "$NAME.out.$DT_E2E_ISA" ] && OUT=$NAME.out.$DT_E2E_ISA
+	[ -f "$NAME.err.$DT_E2E_ISA" ] && ERR=$NAME.err.$DT_E2E_ISA
+fi
+if [ -n "${DT_E2E_QEMU:-}" ]; then
+	for why in QEMU-SKIP "$NAME.qemu"; do
+		if [ -f "$why" ]; then
+			echo "skip $NAME under qemu-user: $(head -1 "$why")"
+			exit 77
+		fi
+	done
+	# dtrace's own arguments: a .args file, or the lines of a .sh that run "$1"
+	# (continued lines joined first)
+	CMDTEXT=$( (cat "$NAME.args" 2>/dev/null
+		sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$NAME.sh" 2>/dev/null | grep -h '"$1"') |
+		tr '\n' ' ')
+	if printf '%s\n' "$CMDTEXT" | grep -Eq -- '(^|[[:space:]])-p([[:space:]]|$)'; then
+		echo "skip $NAME: dtrace -p needs ptrace, which qemu-user does not give its guests"
+		exit 77
+	fi
+	if printf '%s\n' "$CMDTEXT" |
+		grep -Eq -- "-c[[:space:]]+[\"']?(/bin/|/usr/bin/|sh |python|[\$]PY|printenv|env )"; then
+		echo "skip $NAME: its -c program is this machine's ($(uname -m)), not ${DT_E2E_ISA:-dtrace's ISA}"
+		exit 77
+	fi
+fi
+
 
 if [ -f "$NAME.sh" ]; then
 	# The test drives dtrace itself (signals, -p, shebang scripts): it is
@@ -64,14 +102,14 @@ if [ -f "$NAME.esed" ]; then
 fi
 
 FAIL=0
-if ! cmp -s "$TMP/out" "$NAME.out"; then
+if ! cmp -s "$TMP/out" "$OUT"; then
 	echo "FAIL $NAME: standard output differs (expected, got):"
-	diff -u "$NAME.out" "$TMP/out" | head -60
+	diff -u "$OUT" "$TMP/out" | head -60
 	FAIL=1
 fi
-if [ -f "$NAME.err" ] && ! cmp -s "$TMP/err" "$NAME.err"; then
+if [ -f "$ERR" ] && ! cmp -s "$TMP/err" "$ERR"; then
 	echo "FAIL $NAME: standard error differs (expected, got):"
-	diff -u "$NAME.err" "$TMP/err" | head -40
+	diff -u "$ERR" "$TMP/err" | head -40
 	FAIL=1
 fi
 if [ "$RC" != "$WANT_RC" ]; then

@@ -65,6 +65,10 @@ add_library(dt_compiler STATIC
 	${_dtc}/regs/${DTRACE_ISA}.c # uregs[] names of the target ISA (dt_regs.h)
 	${BISON_dt_grammar_OUTPUTS} ${FLEX_dt_lex_OUTPUTS})
 target_include_directories(dt_compiler PUBLIC ${_dtc} ${PROJECT_SOURCE_DIR}/core PRIVATE ${_dtb})
+# The preprocessor dtrace -C runs: the target's in a cross build (the
+# toolchain files set aarch64-linux-gnu-cpp, riscv64-linux-gnu-cpp).
+set(DTRACE_CPP "cpp" CACHE STRING "C preprocessor the dtrace command runs for -C")
+target_compile_definitions(dt_compiler PRIVATE DT_DEFAULT_CPP="${DTRACE_CPP}")
 set_target_properties(dt_compiler PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # generated scanner/parser code trips warnings we do not control
 set_source_files_properties(${BISON_dt_grammar_OUTPUTS} ${FLEX_dt_lex_OUTPUTS} PROPERTIES

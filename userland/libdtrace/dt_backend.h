@@ -53,6 +53,9 @@ typedef struct dt_backend {
 	/* Why the last description offered to pid<pid> made no probe:
 	 * DT_PID_WHY_* with DTrace's sentence in buf, or 0 (and cleared). */
 	int (*pid_why)(int pid, char *buf, size_t len);
+	/* The file the process runs, for `a.out` (NULL: /proc/<pid>/exe).
+	 * Returns 0 or an errno. */
+	int (*proc_exe)(int pid, char *buf, size_t len);
 } dt_backend_t;
 
 #define DT_PID_WHY_OFF 1	/* offset outside the function */

@@ -106,4 +106,5 @@ const dt_backend_t dt_backend_native = {
 	.proc_go = dtrace_linux_proc_go,
 	.proc_dropped = dtrace_linux_proc_dropped,
 	.pid_why = dtrace_linux_pid_why,
+	.proc_exe = dtrace_linux_proc_exe,
 };

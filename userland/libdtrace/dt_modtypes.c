@@ -319,8 +319,11 @@ dt_modimport_int(dt_modimport_t *imp, const char *name, uint64_t size, bool issi
 {
 	dt_pcb_t *pcb = imp->pcb;
 
+	/* Plain char is D's char even where the C ABI makes it unsigned
+	 * (aarch64, riscv): only "unsigned char" is unsigned char. */
 	if (ischar && size == 1)
-		return issigned ? pcb->t_char : pcb->t_uchar;
+		return issigned || (name != NULL && strcmp(name, "char") == 0) ? pcb->t_char
+									   : pcb->t_uchar;
 	if (size == 1 || size == 2 || size == 4 || size == 8)
 		return dt_type_int(pcb, size, issigned);
 	/* __int128 and other widths D has no name for */

@@ -1289,6 +1289,12 @@ dt_cpp_stderr(FILE *fp)
 	(void)fflush(stderr);
 }
 
+/* The preprocessor for -C, named by the build (DTRACE_CPP): a cross build
+ * names the target's, whose headers match the -D names below. */
+#ifndef DT_DEFAULT_CPP
+#define DT_DEFAULT_CPP "cpp"
+#endif
+
 static char *
 dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 {
@@ -1296,7 +1302,7 @@ dt_run_cpp(dt_pcb_t *pcb, const char *text, size_t len, size_t *outlen)
 	int in[2], out[2];
 	pid_t pid;
 	const dt_copts_t *o = pcb->opts;
-	const char *cpp = o->cpp != NULL ? o->cpp : "cpp";
+	const char *cpp = o->cpp != NULL ? o->cpp : DT_DEFAULT_CPP;
 	char **argv = calloc((size_t)o->cpp_argc + 32, sizeof(char *));
 	char verdef[40];
 	int argc = 0, status;

@@ -75,10 +75,15 @@ dt_cops_probe_fix(void *arg, dtrace_probedesc_t *pdp)
 	if (pid == 0 || strcmp(pdp->dtpd_mod, "a.out") != 0)
 		return;
 	dt_pid_prepare(dtp, pdp);
-	(void)snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	if ((n = readlink(path, exe, sizeof(exe) - 1)) <= 0)
-		return;
-	exe[n] = '\0';
+	if (dtp->dt_backend->proc_exe != NULL) {
+		if (dtp->dt_backend->proc_exe(pid, exe, sizeof(exe)) != 0 || exe[0] == '\0')
+			return;
+	} else {
+		(void)snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+		if ((n = readlink(path, exe, sizeof(exe) - 1)) <= 0)
+			return;
+		exe[n] = '\0';
+	}
 	base = strrchr(exe, '/');
 	base = base != NULL ? base + 1 : exe;
 	if (strlen(base) < sizeof(pdp->dtpd_mod))

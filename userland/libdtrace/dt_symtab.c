@@ -266,7 +266,11 @@ dt_space_read(dt_symtab_t *st, dt_space_t *sp)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms, &off,
 		           file) < 4)
 			continue;
-		if (file[0] != '/' || perms[2] != 'x')
+		/* Text is the executable mappings; a program of another ISA
+		 * under qemu-user has its text mapped read-only (the host never
+		 * executes it), so read-only file mappings count too: they hold
+		 * no code natively, and an address in one names nothing. */
+		if (file[0] != '/' || (perms[2] != 'x' && (perms[0] != 'r' || perms[1] == 'w')))
 			continue;
 		if (sp->ds_nmaps == cap) {
 			size_t ncap = cap != 0 ? cap * 2 : 32;

@@ -34,7 +34,7 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 			ENVIRONMENT "DT_PID_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/pid"
 			LABELS "e2e;pid")
 	endforeach()
-else()
+elseif(TARGET dtrace_cmd)
 	file(GLOB _pid_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
 	foreach(script ${_pid_tests})
 		get_filename_component(name ${script} NAME_WE)

@@ -16,7 +16,7 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 			ENVIRONMENT "DT_SYSCALL_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/syscall"
 			LABELS "e2e;syscall")
 	endforeach()
-else()
+elseif(TARGET dtrace_cmd)
 	file(GLOB _syscall_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
 	foreach(script ${_syscall_tests})
 		get_filename_component(name ${script} NAME_WE)

@@ -8,8 +8,16 @@ if(TARGET dtrace_cmd AND DEFINED DT_CT_OBJDIR)
 		get_filename_component(name ${script} NAME_WE)
 		if(DT_CT_HAVE_CTF)
 			# ASan builds would refuse a preloaded library ahead of their runtime.
+			# Under qemu-user the preload is for the guest alone
+			# (QEMU_SET_ENV): the runner's own tools are this machine's.
+			set(_ct_preload "${DT_CT_OBJDIR}/libct_ctf.so:${DT_CT_OBJDIR}/libct_dwarf5.so")
+			if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+				set(_ct_preload "QEMU_SET_ENV=LD_PRELOAD=${_ct_preload}")
+			else()
+				set(_ct_preload "LD_PRELOAD=${_ct_preload}")
+			endif()
 			set_tests_properties(e2e_types_${name} PROPERTIES ENVIRONMENT
-				"LD_PRELOAD=${DT_CT_OBJDIR}/libct_ctf.so:${DT_CT_OBJDIR}/libct_dwarf5.so;ASAN_OPTIONS=verify_asan_link_order=0")
+				"${_ct_preload};ASAN_OPTIONS=verify_asan_link_order=0")
 		else()
 			# Without gcc -gctf there is no CTF object to trace: say so and skip.
 			set_tests_properties(e2e_types_${name} PROPERTIES DISABLED TRUE)

@@ -10,6 +10,13 @@ if [ ! -x "$py" ]; then
 	echo "SKIP: $py is not installed"
 	exit 77
 fi
+# A sampler built for another ISA (a cross build under qemu-user) cannot be
+# preloaded into this machine's python.
+mach() { od -An -tx1 -j18 -N2 "$1" | tr -d ' \n'; }
+if [ "$(mach "$1")" != "$(mach "$py")" ]; then
+	echo "SKIP: $py is this machine's ($(uname -m)); the sampler is built for another ISA"
+	exit 77
+fi
 case $lib in /*) ;; *) lib=$PWD/$lib ;; esac
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

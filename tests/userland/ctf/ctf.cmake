@@ -5,7 +5,9 @@
 # object each and read its types back.  Included from ../CMakeLists.txt.
 set(_ct ${CMAKE_CURRENT_LIST_DIR})
 set(_cb ${CMAKE_CURRENT_BINARY_DIR}/ctf)
-find_program(DT_TEST_GCC gcc)
+# the target's gcc: <triple>-gcc (the same gcc natively, the cross one in
+# a cross build)
+find_program(DT_TEST_GCC NAMES ${CMAKE_LIBRARY_ARCHITECTURE}-gcc gcc)
 if(TARGET dt_compiler AND DT_TEST_GCC)
 	file(MAKE_DIRECTORY ${_cb})
 	execute_process(COMMAND ${DT_TEST_GCC} -gctf -c -x c /dev/null -o ${_cb}/probe.o

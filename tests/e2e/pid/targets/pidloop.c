@@ -1,11 +1,15 @@
 /*
- * pidloop FILE: for -p tests.  Writes the address of tick() and its own
- * pid to FILE, then calls tick() every millisecond until SIGTERM; on
- * SIGTERM it exits 0 if tick() ran every time it was called (the count
- * adds up), else 1.
+ * pidloop FILE [alloc]: for -p tests.  Writes the address of tick() and
+ * its own pid to FILE, then calls tick() every millisecond until SIGTERM;
+ * on SIGTERM it exits 0 if tick() ran every time it was called (the count
+ * adds up), else 1.  With `alloc` it spends the time between calls in
+ * malloc and free instead of asleep (and exits 1 if what it wrote into a
+ * block is not there).
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,7 +44,21 @@ main(int argc, char **argv)
 	while (!stop) {
 		tick(1);
 		calls++;
-		nanosleep(&ms, NULL);
+		if (argc < 3 || strcmp(argv[2], "alloc") != 0) {
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		for (int i = 0; i < 2000; i++) {
+			size_t n = 16 + (size_t)(i % 61) * 24;
+			char *p = malloc(n);
+
+			if (p == NULL)
+				return 1;
+			memset(p, i & 0xff, n);
+			if (p[n - 1] != (char)(i & 0xff))
+				return 1;
+			free(p);
+		}
 	}
 	return ticks == calls ? 0 : 1;
 }
