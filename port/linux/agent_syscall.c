@@ -518,6 +518,19 @@ range_known(const sys_range_t *r)
 	return false;
 }
 
+/* Can this system trap with seccomp at all?  Asked first, so a system
+ * without filters (a kernel built without them; qemu-user, which does not
+ * give them to its guests) says so (ENOSYS) rather than why it would
+ * refuse otherwise. */
+static int
+sys_seccomp_avail(void)
+{
+	uint32_t action = SECCOMP_RET_TRAP;
+	long rv = raw(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, (long)&action, 0, 0, 0);
+
+	return rv == 0 ? 0 : ENOSYS;
+}
+
 /* Is the address space randomized?  Without it a new image after exec
  * could have text where the filters trap and no handler to take it. */
 static int
@@ -661,7 +674,8 @@ sys_sync_locked(linux_agent_sys_t *t, bool guard)
 		bit_set(want, SYS_rt_sigaction);
 		bit_set(want, SYS_rt_sigprocmask);
 	}
-	if (sys_nranges == 0 && ((err = sys_aslr()) != 0 || (err = sys_unblockable()) != 0))
+	if (sys_nranges == 0 && ((err = sys_seccomp_avail()) != 0 || (err = sys_aslr()) != 0 ||
+				 (err = sys_unblockable()) != 0))
 		return err;
 	if ((err = sys_handler_install()) != 0)
 		return err;
