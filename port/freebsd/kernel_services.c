@@ -53,18 +53,20 @@ dtrace_port_free_private(void *ptr, size_t size)
 
 static struct sx fbsd_locks[DTRACE_NLOCKS];
 
-void
+int
 fbsd_locks_init(void)
 {
 	sx_init(&fbsd_locks[DTRACE_LOCK_PROVIDER], "dtrace provider");
 	sx_init(&fbsd_locks[DTRACE_LOCK_FRAMEWORK], "dtrace framework");
+	return 0;
 }
 
-void
+int
 fbsd_locks_fini(void)
 {
 	sx_destroy(&fbsd_locks[DTRACE_LOCK_FRAMEWORK]);
 	sx_destroy(&fbsd_locks[DTRACE_LOCK_PROVIDER]);
+	return 0;
 }
 
 void

@@ -101,16 +101,18 @@ dtrace_port_log(const char *fmt, va_list ap)
 	printf("\n");
 }
 
-void
+int
 dtnb_memory_init(void)
 {
 	for (int i = 0; i < DTRACE_NLOCKS; i++)
 		mutex_init(&dtnb_locks[i], MUTEX_DEFAULT, IPL_NONE);
+	return 0;
 }
 
-void
+int
 dtnb_memory_fini(void)
 {
 	for (int i = 0; i < DTRACE_NLOCKS; i++)
 		mutex_destroy(&dtnb_locks[i]);
+	return 0;
 }
