@@ -11,12 +11,14 @@
  * Time.  binuptime() and friends loop on the timehands generation, which a
  * probe firing inside tc_windup() would see as 0 forever, so gethrtime reads
  * the processor's counter directly (md_<isa>.c: TSC, CNTVCT, the riscv time
- * CSR) and scales it with a multiplier fixed at load; walltime adds the
- * boot-time offset taken at load with getnanotime().  Neither takes a lock.
+ * CSR) and scales it with a multiplier fixed at load (kernel/kclock.h);
+ * walltime adds the boot-time offset taken at load with getnanotime().
+ * Neither takes a lock.
  * DTrace's per-CPU TSC skew correction is not done: CPUs whose counters
  * disagree would make timestamps from different CPUs disagree as much.
  */
 #include "freebsd_impl.h"
+#include "kclock.h"
 
 #include <sys/smp.h>
 #include <sys/time.h>
@@ -72,10 +74,7 @@ dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
 	smp_rendezvous_cpus(set, smp_no_rendezvous_barrier, fn, smp_no_rendezvous_barrier, arg);
 }
 
-static uint64_t fbsd_count0;   /* counter at load */
-static uint64_t fbsd_ns0;      /* uptime in ns at load */
-static uint64_t fbsd_mult;     /* ns per count, 32.32 fixed point */
-static uint64_t fbsd_wall0;    /* wall clock minus hrtime, ns */
+static kclock_t fbsd_clock;
 
 static uint64_t
 fbsd_sbt2ns(sbintime_t sbt)
@@ -87,15 +86,13 @@ fbsd_sbt2ns(sbintime_t sbt)
 uint64_t
 dtrace_port_gethrtime(void)
 {
-	uint64_t d = fbsd_md_counter() - fbsd_count0;
-
-	return fbsd_ns0 + (uint64_t)(((unsigned __int128)d * fbsd_mult) >> 32);
+	return kclock_hrtime(&fbsd_clock, fbsd_md_counter());
 }
 
 uint64_t
 dtrace_port_getwalltime(void)
 {
-	return fbsd_wall0 + dtrace_port_gethrtime();
+	return kclock_walltime(&fbsd_clock, fbsd_md_counter());
 }
 
 /* Fix the scale (calibrating the counter for 20 ms when the ISA cannot say
@@ -106,25 +103,18 @@ fbsd_time_init(void)
 	uint64_t freq = fbsd_md_counter_freq();
 	struct timespec ts;
 	sbintime_t t0, t1;
-	uint64_t c0, c1;
+	uint64_t c0;
 
 	if (freq == 0) {
 		t0 = sbinuptime();
 		c0 = fbsd_md_counter();
 		DELAY(20000);
 		t1 = sbinuptime();
-		c1 = fbsd_md_counter();
-		if (t1 <= t0 || c1 <= c0)
-			return ENXIO;
-		freq = (c1 - c0) * 1000000000ull / fbsd_sbt2ns(t1 - t0);
+		freq = kclock_calibrate(fbsd_md_counter() - c0, t1 > t0 ? fbsd_sbt2ns(t1 - t0) : 0);
 	}
-	if (freq == 0)
-		return ENXIO;
-	fbsd_mult = (1000000000ull << 32) / freq;
-	fbsd_ns0 = fbsd_sbt2ns(sbinuptime());
-	fbsd_count0 = fbsd_md_counter();
 	getnanotime(&ts);
-	fbsd_wall0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec -
-		     dtrace_port_gethrtime();
+	if (!kclock_set(&fbsd_clock, freq, fbsd_md_counter(), fbsd_sbt2ns(sbinuptime()),
+			(uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec))
+		return ENXIO;
 	return 0;
 }

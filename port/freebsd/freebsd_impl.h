@@ -87,12 +87,12 @@ typedef bool (*fbsd_invop_handler_t)(isa_regs_t *regs);
 bool fbsd_invop(const struct trapframe *tf, isa_regs_t *regs);
 void fbsd_invop_set(fbsd_invop_handler_t handler);
 
-/* Life cycle of each part; load in this order, unload in reverse. */
+/* Life cycle of each part (module.c's steps): 0 or an errno value. */
 int fbsd_time_init(void);
 int fbsd_trap_init(void);
-void fbsd_trap_fini(void);
+int fbsd_trap_fini(void);
 int fbsd_post_init(void);
-void fbsd_post_fini(void);
+int fbsd_post_fini(void);
 int fbsd_dev_init(void);
 int fbsd_dev_fini(void);
 int fbsd_profile_init(void);
@@ -103,7 +103,7 @@ int fbsd_sdt_init(void);
 int fbsd_sdt_fini(void);
 int fbsd_inst_init(void);
 int fbsd_inst_fini(void);
-void fbsd_locks_init(void);
-void fbsd_locks_fini(void);
+int fbsd_locks_init(void);
+int fbsd_locks_fini(void);
 
 #endif /* DTRACE_PORT_FREEBSD_IMPL_H */

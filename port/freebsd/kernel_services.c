@@ -37,34 +37,22 @@ dtrace_port_free(void *ptr, size_t size)
 	free(ptr, M_DTRACE);
 }
 
-/* The core's private bookkeeping: in a kernel every allocation is private
- * to the kernel, so the same memory serves. */
-void *
-dtrace_port_zalloc_private(size_t size)
-{
-	return dtrace_port_zalloc(size);
-}
-
-void
-dtrace_port_free_private(void *ptr, size_t size)
-{
-	dtrace_port_free(ptr, size);
-}
-
 static struct sx fbsd_locks[DTRACE_NLOCKS];
 
-void
+int
 fbsd_locks_init(void)
 {
 	sx_init(&fbsd_locks[DTRACE_LOCK_PROVIDER], "dtrace provider");
 	sx_init(&fbsd_locks[DTRACE_LOCK_FRAMEWORK], "dtrace framework");
+	return 0;
 }
 
-void
+int
 fbsd_locks_fini(void)
 {
 	sx_destroy(&fbsd_locks[DTRACE_LOCK_FRAMEWORK]);
 	sx_destroy(&fbsd_locks[DTRACE_LOCK_PROVIDER]);
+	return 0;
 }
 
 void

@@ -24,7 +24,8 @@
  * <vm/vm_extern.h> the sysroot does not carry.  Trampolines come first
  * from a pool in this module's own text, which the kernel linker placed
  * there (modules are built -mcmodel=kernel), then from malloc(9) with
- * M_EXEC, where such copies are out of reach and make no probe.  Text is
+ * M_EXEC, where such copies are out of reach and make no probe
+ * (kernel/tramp.h carves both).  Text is
  * written with dtrace_port_text_write (disable_wp on amd64).  Nothing is
  * given back: a thread may still be in a trampoline.
  *
@@ -37,6 +38,7 @@
  */
 #include "freebsd_impl.h"
 #include "instprov.h"
+#include "tramp.h"
 
 #include <sys/eventhandler.h>
 #include <sys/linker.h>
@@ -53,9 +55,6 @@ __asm__(".pushsection .text.dtrace_tramp,\"ax\",%progbits\n"
 extern char fbsd_tramp_pool[];
 
 static struct sx fbsd_inst_lock_sx;
-static size_t fbsd_tramp_used;
-static uintptr_t fbsd_tramp_page; /* malloc(M_EXEC) page being carved */
-static size_t fbsd_tramp_page_used;
 static eventhandler_tag fbsd_inst_load_tag, fbsd_inst_unload_tag;
 
 /* FreeBSD's fbt and kinst leave these alone: lock owner methods called in
@@ -66,28 +65,19 @@ static const char *const fbsd_inst_exclude[] = {
     "do_trap_supervisor", NULL,
 };
 
+static uintptr_t
+fbsd_tramp_page(void)
+{
+	return (uintptr_t)malloc(PAGE_SIZE, M_DTRACE, M_NOWAIT | M_ZERO | M_EXEC);
+}
+
+static ktramp_t fbsd_tramp = {(uintptr_t)fbsd_tramp_pool, FBSD_TRAMP_POOL, 0, PAGE_SIZE,
+			      fbsd_tramp_page};
+
 int
 dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
 {
-	len = roundup2(len, 16);
-	if (as != NULL || len == 0 || len > PAGE_SIZE)
-		return DTRACE_EINVAL;
-	if (fbsd_tramp_used + len <= FBSD_TRAMP_POOL) {
-		*addr = (uintptr_t)fbsd_tramp_pool + fbsd_tramp_used;
-		fbsd_tramp_used += len;
-		return 0;
-	}
-	if (fbsd_tramp_page == 0 || fbsd_tramp_page_used + len > PAGE_SIZE) {
-		void *p = malloc(PAGE_SIZE, M_DTRACE, M_NOWAIT | M_ZERO | M_EXEC);
-
-		if (p == NULL)
-			return DTRACE_ENOMEM;
-		fbsd_tramp_page = (uintptr_t)p;
-		fbsd_tramp_page_used = 0;
-	}
-	*addr = fbsd_tramp_page + fbsd_tramp_page_used;
-	fbsd_tramp_page_used += len;
-	return 0;
+	return ktramp_alloc(&fbsd_tramp, as, len, addr);
 }
 
 static void

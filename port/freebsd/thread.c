@@ -211,8 +211,9 @@ fbsd_post_init(void)
 	return 0;
 }
 
-void
+int
 fbsd_post_fini(void)
 {
 	callout_drain(&fbsd_post_callout);
+	return 0;
 }

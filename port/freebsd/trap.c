@@ -60,11 +60,12 @@ fbsd_trap_init(void)
 	return 0;
 }
 
-void
+int
 fbsd_trap_fini(void)
 {
 	fbsd_md_invop_remove();
 	dtrace_trap_func = fbsd_saved_trap_func;
+	return 0;
 }
 
 void

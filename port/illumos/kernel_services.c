@@ -30,20 +30,6 @@ dtrace_port_free(void *ptr, size_t size)
 	kmem_free(ptr, size);
 }
 
-/* The core's private bookkeeping: in a kernel every allocation is private
- * to the kernel, so the same memory serves. */
-void *
-dtrace_port_zalloc_private(size_t size)
-{
-	return dtrace_port_zalloc(size);
-}
-
-void
-dtrace_port_free_private(void *ptr, size_t size)
-{
-	dtrace_port_free(ptr, size);
-}
-
 static kmutex_t ill_locks[DTRACE_NLOCKS];
 
 void

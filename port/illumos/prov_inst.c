@@ -28,6 +28,7 @@
  */
 #include "illumos_impl.h"
 #include "instprov.h"
+#include "tramp.h"
 
 #include <sys/kobj.h>
 #include <vm/seg_kmem.h>
@@ -40,30 +41,21 @@
 static kmutex_t ill_inst_mtx;
 static void (*ill_inst_saved_load)(struct modctl *);
 static void (*ill_inst_saved_unload)(struct modctl *);
-static uintptr_t ill_tramp_page;
-static size_t ill_tramp_used;
 
 static const char *const ill_inst_exclude[] = {"_init", "_fini", NULL};
 
-#define ILL_TRAMP_CHUNK 4096
+static uintptr_t
+ill_tramp_chunk(void)
+{
+	return (uintptr_t)kobj_text_alloc(heaptext_arena, 4096);
+}
+
+static ktramp_t ill_tramp = {0, 0, 0, 4096, ill_tramp_chunk};
 
 int
 dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
 {
-	len = (len + 15) & ~(size_t)15;
-	if (as != NULL || len == 0 || len > ILL_TRAMP_CHUNK)
-		return DTRACE_EINVAL;
-	if (ill_tramp_page == 0 || ill_tramp_used + len > ILL_TRAMP_CHUNK) {
-		caddr_t p = kobj_text_alloc(heaptext_arena, ILL_TRAMP_CHUNK);
-
-		if (p == NULL)
-			return DTRACE_ENOMEM;
-		ill_tramp_page = (uintptr_t)p;
-		ill_tramp_used = 0;
-	}
-	*addr = ill_tramp_page + ill_tramp_used;
-	ill_tramp_used += len;
-	return 0;
+	return ktramp_alloc(&ill_tramp, as, len, addr);
 }
 
 /* The kernel's answer for an original instruction, 0 if it has none. */

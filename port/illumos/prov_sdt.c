@@ -19,6 +19,7 @@
  * krtld from unloading a module whose probes are enabled.
  */
 #include "illumos_impl.h"
+#include "sdtprov.h"
 
 #include <sys/kobj.h>
 #include <sys/sdt.h>
@@ -79,13 +80,6 @@ ill_sdt_patch(struct ill_sdt_probe *sp, uint8_t val)
 		dtrace_port_text_write(NULL, (uintptr_t)ss->ss_addr, &val, 1);
 }
 
-static void
-ill_sdt_provide(void *parg, const dtrace_probedesc_t *desc)
-{
-	(void)parg;
-	(void)desc; /* probes are created when their module is seen */
-}
-
 static int
 ill_sdt_enable(void *parg, dtrace_id_t id, void *parg_probe)
 {
@@ -136,19 +130,10 @@ ill_sdt_destroy(void *parg, dtrace_id_t id, void *parg_probe)
 }
 
 static const dtrace_pops_t ill_sdt_pops = {
-	.dtps_provide = ill_sdt_provide,
+	.dtps_provide = ksdt_provide_none, /* probes are made as their module is seen */
 	.dtps_enable = ill_sdt_enable,
 	.dtps_disable = ill_sdt_disable,
 	.dtps_destroy = ill_sdt_destroy,
-};
-
-static const dtrace_pattr_t ill_sdt_attr = {
-	.dtpa_provider = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING,
-			  DTRACE_CLASS_COMMON},
-	.dtpa_mod = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	.dtpa_func = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	.dtpa_name = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	.dtpa_args = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
 };
 
 /* The provider of a site name, registering it the first time. */
@@ -175,7 +160,7 @@ ill_sdt_provider(const char *sdname, const char **probe)
 		if (strcmp(ill_sdt_provs[i].name, name) == 0)
 			return ill_sdt_provs[i].id;
 	}
-	if (i == ILL_SDT_MAXPROV || dtrace_register(name, &ill_sdt_attr, DTRACE_PRIV_USER,
+	if (i == ILL_SDT_MAXPROV || dtrace_register(name, &ksdt_attr, DTRACE_PRIV_USER,
 						     &ill_sdt_pops, NULL, &ill_sdt_provs[i].id) != 0)
 		return 0;
 	(void)strcpy(ill_sdt_provs[i].name, name);
@@ -200,19 +185,10 @@ ill_sdt_add_module(struct modctl *ctl)
 		struct ill_sdt_site *ss;
 		dtrace_id_t id;
 		ulong_t off;
-		size_t n = 0;
 
 		if ((prov = ill_sdt_provider(sd->sdpd_name, &probe)) == 0)
 			continue;
-		for (; *probe != '\0' && n + 1 < sizeof(name); n++) {
-			if (probe[0] == '_' && probe[1] == '_') {
-				name[n] = '-';
-				probe += 2;
-			} else {
-				name[n] = *probe++;
-			}
-		}
-		name[n] = '\0';
+		ksdt_probename(name, sizeof(name), probe);
 		if ((func = kobj_getsymname((uintptr_t)addr, &off)) == NULL)
 			func = "";
 		if ((id = dtrace_probe_lookup(prov, ctl->mod_modname, func, name)) != 0) {

@@ -98,10 +98,11 @@ dtnb_destructive_init(void)
 	return dtnb_sig_softint == NULL ? ENOMEM : 0;
 }
 
-void
+int
 dtnb_destructive_fini(void)
 {
 	if (dtnb_sig_softint != NULL)
 		softint_disestablish(dtnb_sig_softint);
 	dtnb_sig_softint = NULL;
+	return 0;
 }

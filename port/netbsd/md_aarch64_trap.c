@@ -49,7 +49,8 @@ dtnb_trap_install(void)
 	return 0;
 }
 
-void
+int
 dtnb_trap_uninstall(void)
 {
+	return 0;
 }

@@ -75,9 +75,10 @@ dtnb_trap_install(void)
 	return 0;
 }
 
-void
+int
 dtnb_trap_uninstall(void)
 {
+	return 0;
 }
 
 int

@@ -152,9 +152,10 @@ dtnb_trap_install(void)
 	return 0;
 }
 
-void
+int
 dtnb_trap_uninstall(void)
 {
 	dtrace_invop_jump_addr = dtnb_saved_jump;
 	dtrace_trap_func = dtnb_saved_trap;
+	return 0;
 }

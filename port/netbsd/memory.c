@@ -31,20 +31,6 @@ dtrace_port_free(void *ptr, size_t size)
 		kmem_free(ptr, size);
 }
 
-/* The core's private bookkeeping: in a kernel every allocation is private
- * to the kernel, so the same memory serves. */
-void *
-dtrace_port_zalloc_private(size_t size)
-{
-	return dtrace_port_zalloc(size);
-}
-
-void
-dtrace_port_free_private(void *ptr, size_t size)
-{
-	dtrace_port_free(ptr, size);
-}
-
 /* Kernel text, read with the kernel's fault-catching copy. */
 int
 dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
@@ -101,16 +87,18 @@ dtrace_port_log(const char *fmt, va_list ap)
 	printf("\n");
 }
 
-void
+int
 dtnb_memory_init(void)
 {
 	for (int i = 0; i < DTRACE_NLOCKS; i++)
 		mutex_init(&dtnb_locks[i], MUTEX_DEFAULT, IPL_NONE);
+	return 0;
 }
 
-void
+int
 dtnb_memory_fini(void)
 {
 	for (int i = 0; i < DTRACE_NLOCKS; i++)
 		mutex_destroy(&dtnb_locks[i]);
+	return 0;
 }

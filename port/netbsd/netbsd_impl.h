@@ -39,7 +39,7 @@ dtnb_cpu_t *dtnb_curcpu(void);
  * kern_user_regs() of kernel/kernel_port.h; the nofault loads and stacks
  * themselves are kernel/nofault.c and kernel/stack.c. */
 int dtnb_trap_install(void);
-void dtnb_trap_uninstall(void);
+int dtnb_trap_uninstall(void);
 
 /*
  * A memory fault at pc with fault address addr: when pc is in a nofault
@@ -73,10 +73,10 @@ int dtnb_sdt_init(void);
 int dtnb_sdt_fini(void);
 
 /* --- Module life cycle (memory.c, destructive.c) ---------------------------------------- */
-void dtnb_memory_init(void);
-void dtnb_memory_fini(void);
+int dtnb_memory_init(void);
+int dtnb_memory_fini(void);
 int dtnb_destructive_init(void);
-void dtnb_destructive_fini(void);
+int dtnb_destructive_fini(void);
 
 /* --- The dtrace and helper devices (device.c) ---------------------------- */
 int dtnb_device_attach(void);

@@ -20,10 +20,10 @@
 #include <sys/param.h>
 #include <sys/types.h>
 #include <sys/systm.h>
-#include <sys/kmem.h>
 #include <sys/sdt.h>
 
 #include "netbsd_impl.h"
+#include "sdtprov.h"
 
 extern struct sdt_provider *const __start_link_set_sdt_providers_set[];
 extern struct sdt_provider *const __stop_link_set_sdt_providers_set[];
@@ -32,8 +32,6 @@ extern struct sdt_probe *const __stop_link_set_sdt_probes_set[];
 extern struct sdt_argtype *const __start_link_set_sdt_argtypes_set[];
 extern struct sdt_argtype *const __stop_link_set_sdt_argtypes_set[];
 
-static dtrace_provider_id_t *sdt_ids; /* parallel to the provider set */
-static size_t sdt_nprov;
 static sdt_probe_func_t sdt_saved_func;
 static bool sdt_hooked;
 
@@ -50,18 +48,12 @@ sdt_provide(void *parg, const dtrace_probedesc_t *desc)
 	struct sdt_probe *const *pp;
 	char name[DTRACE_NAMELEN];
 	dtrace_provider_id_t id = prov->id;
-	size_t i, o;
 
 	(void)desc;
 	for (pp = __start_link_set_sdt_probes_set; pp < __stop_link_set_sdt_probes_set; pp++) {
 		if ((*pp)->prov != prov)
 			continue;
-		for (i = o = 0; (*pp)->name[i] != '\0' && o < sizeof(name) - 1; i++, o++) {
-			name[o] = (*pp)->name[i];
-			if ((*pp)->name[i] == '_' && (*pp)->name[i + 1] == '_')
-				name[o] = '-', i++;
-		}
-		name[o] = '\0';
+		ksdt_probename(name, sizeof(name), (*pp)->name);
 		if (dtrace_probe_lookup(id, (*pp)->mod, (*pp)->func, name) == 0)
 			(void)dtrace_probe_create(id, (*pp)->mod, (*pp)->func, name, 1, *pp);
 	}
@@ -103,50 +95,25 @@ sdt_getargdesc(void *parg, dtrace_id_t id, void *parg_probe, dtrace_argdesc_t *d
 	desc->dtargd_ndx = DTRACE_ARGNONE;
 }
 
-static void
-sdt_destroy(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-}
-
 static const dtrace_pops_t sdt_pops = {
 	.dtps_provide = sdt_provide,
 	.dtps_enable = sdt_enable,
 	.dtps_disable = sdt_disable,
 	.dtps_getargdesc = sdt_getargdesc,
-	.dtps_destroy = sdt_destroy,
-};
-
-/* NetBSD's and FreeBSD's stability for sdt providers. */
-static const dtrace_pattr_t sdt_attr = {
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
+	.dtps_destroy = ksdt_destroy_none,
 };
 
 int
 dtnb_sdt_init(void)
 {
-	struct sdt_provider *const *pp = __start_link_set_sdt_providers_set;
-	int err;
+	struct sdt_provider *const *pp;
 
-	sdt_nprov = (size_t)(__stop_link_set_sdt_providers_set - pp);
-	if (sdt_nprov == 0)
-		return 0;
-	sdt_ids = kmem_zalloc(sdt_nprov * sizeof(*sdt_ids), KM_SLEEP);
-	for (size_t i = 0; i < sdt_nprov; i++) {
+	for (pp = __start_link_set_sdt_providers_set; pp < __stop_link_set_sdt_providers_set; pp++) {
 		/* The SDT provider's own id field carries ours to sdt_provide. */
-		if ((err = dtrace_register(pp[i]->name, &sdt_attr, DTRACE_PRIV_USER, &sdt_pops,
-					   pp[i], &sdt_ids[i])) != 0) {
-			sdt_nprov = i;
+		if (((*pp)->id = ksdt_provider_hold((*pp)->name, &sdt_pops, *pp)) == 0) {
 			(void)dtnb_sdt_fini();
-			return err;
+			return ENOMEM;
 		}
-		pp[i]->id = sdt_ids[i];
 	}
 	sdt_saved_func = sdt_probe_func;
 	sdt_probe_func = sdt_fire;
@@ -157,24 +124,18 @@ dtnb_sdt_init(void)
 int
 dtnb_sdt_fini(void)
 {
-	struct sdt_provider *const *pp = __start_link_set_sdt_providers_set;
+	struct sdt_provider *const *pp;
 	int err;
 
 	/* Unregistering refuses while a probe is enabled: ids are all 0 when
 	 * the last one goes, and only then is the hook handed back. */
-	while (sdt_nprov > 0) {
-		if ((err = dtrace_unregister(sdt_ids[sdt_nprov - 1])) != 0)
-			return err;
-		pp[--sdt_nprov]->id = 0;
-	}
+	if ((err = ksdt_provider_release_all()) != 0)
+		return err;
+	for (pp = __start_link_set_sdt_providers_set; pp < __stop_link_set_sdt_providers_set; pp++)
+		(*pp)->id = 0;
 	if (sdt_hooked) {
 		sdt_probe_func = sdt_saved_func;
 		sdt_hooked = false;
-	}
-	if (sdt_ids != NULL) {
-		kmem_free(sdt_ids, (size_t)(__stop_link_set_sdt_providers_set - pp) *
-					   sizeof(*sdt_ids));
-		sdt_ids = NULL;
 	}
 	return 0;
 }

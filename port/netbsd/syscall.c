@@ -1,5 +1,6 @@
 /*
- * port/netbsd/syscall.c: the `syscall` provider (NetBSD's systrace).
+ * port/netbsd/syscall.c: the `syscall` provider's NetBSD half (NetBSD's
+ * systrace); kernel/sysprov.c owns the probes.
  *
  * NetBSD's system-call path has the hook built in (kern_syscall.c,
  * trace_enter/trace_exit, under KDTRACE_HOOKS): when a system call's
@@ -28,11 +29,11 @@
 #include <sys/syscall.h>
 
 #include "netbsd_impl.h"
+#include "sysprov.h"
 
 typedef void (*dtnb_syscall_hook_t)(uint32_t, register_t, const struct sysent *, const void *,
 				    const register_t *, int);
 
-static dtrace_provider_id_t sys_id;
 static dtnb_syscall_hook_t sys_saved_hook;
 
 static void
@@ -52,91 +53,40 @@ sys_probe(uint32_t id, register_t code, const struct sysent *sy, const void *arg
 	dtrace_probe(id, v[0], v[1], v[2], v[3], v[4]);
 }
 
-static void
-sys_provide(void *parg, const dtrace_probedesc_t *desc)
+/* A rump kernel's emulation has no name table: no probes there.  The ports
+ * built here have minimal emulations (no e_nsysent): the native table has
+ * SYS_MAXSYSCALL calls. */
+static const char *
+sys_name(int code)
 {
-	const struct emul *e = &emul_netbsd;
 	const char *name;
 
-	(void)parg;
-	(void)desc;
-	/* A rump kernel's emulation has no name table: no probes there. */
-	if (e->e_syscallnames == NULL)
-		return;
-	/* The ports built here have minimal emulations (no e_nsysent): the
-	 * native table has SYS_MAXSYSCALL calls. */
-	for (int code = 0; code < SYS_MAXSYSCALL; code++) {
-		name = e->e_syscallnames[code];
-		if (name == NULL || name[0] == '#' ||
-		    dtrace_probe_lookup(sys_id, e->e_name, name, "entry") != 0)
-			continue;
-		/* The per-probe argument is the call number, tagged: 1 entry, 2 return. */
-		(void)dtrace_probe_create(sys_id, e->e_name, name, "entry", 1,
-					  (void *)(uintptr_t)(code * 4 + 1));
-		(void)dtrace_probe_create(sys_id, e->e_name, name, "return", 1,
-					  (void *)(uintptr_t)(code * 4 + 2));
-	}
+	if (emul_netbsd.e_syscallnames == NULL)
+		return NULL;
+	name = emul_netbsd.e_syscallnames[code];
+	return name == NULL || name[0] == '#' ? NULL : name;
 }
 
-static int
-sys_enable(void *parg, dtrace_id_t id, void *parg_probe)
+static void
+sys_set(int code, bool ret, dtrace_id_t id)
 {
-	uintptr_t tag = (uintptr_t)parg_probe;
-	struct sysent *sy = &emul_netbsd.e_sysent[tag / 4];
+	struct sysent *sy = &emul_netbsd.e_sysent[code];
 
-	(void)parg;
-	if (tag & 1)
-		sy->sy_entry = id;
-	else
+	if (ret)
 		sy->sy_return = id;
-	return 0;
-}
-
-static void
-sys_disable(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	uintptr_t tag = (uintptr_t)parg_probe;
-	struct sysent *sy = &emul_netbsd.e_sysent[tag / 4];
-
-	(void)parg;
-	(void)id;
-	if (tag & 1)
-		sy->sy_entry = 0;
 	else
-		sy->sy_return = 0;
+		sy->sy_entry = id;
 }
 
-static void
-sys_destroy(void *parg, dtrace_id_t id, void *parg_probe)
-{
-	(void)parg;
-	(void)id;
-	(void)parg_probe;
-}
-
-static const dtrace_pops_t sys_pops = {
-	.dtps_provide = sys_provide,
-	.dtps_enable = sys_enable,
-	.dtps_disable = sys_disable,
-	.dtps_destroy = sys_destroy,
-};
-
-/* DTrace's stability for syscall. */
-static const dtrace_pattr_t sys_attr = {
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
-	{DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
-	{DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
-};
+/* emul_netbsd.e_name is "netbsd". */
+static const ksys_ops_t sys_ops = {"netbsd", SYS_MAXSYSCALL, sys_name, sys_set, NULL};
 
 int
 dtnb_syscall_init(void)
 {
 	int err;
 
-	if ((err = dtrace_register("syscall", &sys_attr, DTRACE_PRIV_USER, &sys_pops, NULL,
-				   &sys_id)) != 0)
+	if ((err = ksys_register(&sys_ops)) != 0)
 		return err;
 	sys_saved_hook = emul_netbsd.e_dtrace_syscall;
 	emul_netbsd.e_dtrace_syscall = sys_probe;
@@ -150,7 +100,7 @@ dtnb_syscall_fini(void)
 
 	/* Unregistering refuses while a probe is enabled, so no sy_entry or
 	 * sy_return is left pointing at us once it succeeds. */
-	if ((err = dtrace_unregister(sys_id)) != 0)
+	if ((err = ksys_unregister()) != 0)
 		return err;
 	emul_netbsd.e_dtrace_syscall = sys_saved_hook;
 	return 0;
