@@ -292,7 +292,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		if (prov == dtrace_provider_self && arg0 != (uint64_t)(uintptr_t)state)
 			continue;
 
-		activity = dtrace_load_acquire32(&state->dts_activity);
+		activity = dtrace_state_activity(state);
 		if (activity != DTRACE_ACTIVITY_ACTIVE) {
 			if (prov != dtrace_provider_self)
 				continue;
@@ -312,12 +312,16 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		if (now - dtrace_load_acquire64(&state->dts_alive) > (uint64_t)DTRACE_DEADMAN_TIMEOUT) {
 			/* the consumer seems dead: stop, unless allowed to hang on */
 			if (!state->dts_destructive_allowed || !(state->dts_priv & DTRACE_PRIV_KERNEL)) {
-				uint32_t cur;
+				/* the control side makes it KILLED; bounded: each
+				 * retry means another CPU set a bit */
+				for (int tries = 0; tries < 4 && state->dts_rw != NULL; tries++) {
+					uint32_t cur = state->dts_rw->dsr_request;
 
-				do {
-					cur = state->dts_activity;
-				} while (dtrace_cas32(&state->dts_activity, cur,
-						      DTRACE_ACTIVITY_KILLED) != cur);
+					if ((cur & DTRACE_STATE_REQ_KILL) ||
+					    dtrace_cas32(&state->dts_rw->dsr_request, cur,
+							 cur | DTRACE_STATE_REQ_KILL) == cur)
+						break;
+				}
 				continue;
 			}
 		}
@@ -503,16 +507,17 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 				continue;
 			}
 			case DTRACEACT_EXIT: {
-				/* at most one exit() wins while ACTIVE; COOLDOWN (END)
-				 * may set the status again */
-				uint32_t cur = state->dts_activity;
+				/* at most one exit() wins while WARMUP or ACTIVE;
+				 * COOLDOWN (END) may set the status again */
+				uint32_t cur = dtrace_state_activity(state), req;
 
 				if (cur == DTRACE_ACTIVITY_COOLDOWN)
 					break;
-				if (cur != DTRACE_ACTIVITY_WARMUP)
-					cur = DTRACE_ACTIVITY_ACTIVE;
-				if (dtrace_cas32(&state->dts_activity, cur, DTRACE_ACTIVITY_DRAINING) !=
-				    cur) {
+				if ((cur != DTRACE_ACTIVITY_WARMUP && cur != DTRACE_ACTIVITY_ACTIVE) ||
+				    state->dts_rw == NULL ||
+				    ((req = state->dts_rw->dsr_request) & DTRACE_STATE_REQ_EXIT) ||
+				    dtrace_cas32(&state->dts_rw->dsr_request, req,
+						 req | DTRACE_STATE_REQ_EXIT) != req) {
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
@@ -548,7 +553,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 			buf->dtb_errors++;
 			if (probe->dtpr_id == dtrace_probeid_error) {
 				/* an error in an ERROR clause: nothing more to do */
-				dtrace_error(&state->dts_dblerrors);
+				DTRACE_STATE_COUNT(state, dsr_dblerrors);
 				continue;
 			}
 			dtrace_probe_error(cpu, state, ecb->dte_epid, which,
@@ -563,6 +568,8 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 			buf->dtb_offset = (uint64_t)offs + ecb->dte_size;
 	}
 }
+
+volatile uint64_t dtrace_probes_refused;
 
 void
 dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,

@@ -156,8 +156,10 @@ uintptr_t inst_site_addr(const inst_site_t *site);
  *     through `as` (the Linux agent passes NULL to mend its own text when
  *     the consumer died) and, when `shared`, marks them unpatched; a forked
  *     child mending its private copy of the parent's text passes false,
- *     since the sites still describe the parent.  Returns the first
- *     error, after trying all.
+ *     since the sites still describe the parent, and so does a process
+ *     that maps the tables read-only (a Linux agent: dtrace_port_zalloc
+ *     memory is read-only to it).  Returns the first error, after trying
+ *     all.
  *   inst_space_forget marks them unpatched and detaches their probes
  *     without writing (the space is gone: exit or exec).
  * The sites stay in the tables (see "Memory" above) but match nothing.

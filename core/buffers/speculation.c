@@ -23,7 +23,7 @@
 dtrace_specid_t
 dtrace_speculation(dtrace_state_t *state)
 {
-	volatile uint64_t *stat = &state->dts_speculations_unavail;
+	bool busy = false;
 
 	for (int i = 0; i < state->dts_nspeculations; i++) {
 		dtrace_speculation_t *spec = &state->dts_speculations[i];
@@ -33,14 +33,17 @@ dtrace_speculation(dtrace_state_t *state)
 			/* a speculation being committed or discarded will free up */
 			if (current == DTRACESPEC_COMMITTINGMANY ||
 			    current == DTRACESPEC_COMMITTING || current == DTRACESPEC_DISCARDING)
-				stat = &state->dts_speculations_busy;
+				busy = true;
 			continue;
 		}
 		if (dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_ACTIVE) == current)
 			return (dtrace_specid_t)(i + 1);
 		/* another CPU took it first: try the next one */
 	}
-	dtrace_add64(stat, 1);
+	if (busy)
+		DTRACE_STATE_COUNT(state, dsr_speculations_busy);
+	else
+		DTRACE_STATE_COUNT(state, dsr_speculations_unavail);
 	return 0;
 }
 
@@ -373,8 +376,10 @@ dtrace_buffer_status(dtrace_state_t *state, dtrace_status_t *st)
 	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
 
 	st->dtst_specdrops = 0;
-	st->dtst_specdrops_busy = state->dts_speculations_busy;
-	st->dtst_specdrops_unavail = state->dts_speculations_unavail;
+	if (state->dts_rw != NULL) {
+		st->dtst_specdrops_busy = state->dts_rw->dsr_speculations_busy;
+		st->dtst_specdrops_unavail = state->dts_rw->dsr_speculations_unavail;
+	}
 	if (l == NULL)
 		return;
 	/* counts only; the arrays are the ledger's */

@@ -367,7 +367,7 @@ op_ldgs: {
 	if (id >= (uint32_t)vs->dtvs_nglobals || (sv = vs->dtvs_globals[id]) == NULL)
 		goto illop; /* DIFO not initialized for this state */
 	if (!(sv->dtsv_var.dtdv_type.dtdt_flags & DIF_TF_BYREF)) {
-		regs[rd] = sv->dtsv_data;
+		regs[rd] = *(const uint64_t *)(uintptr_t)sv->dtsv_data;
 		DISPATCH();
 	}
 	a = (uintptr_t)sv->dtsv_data;
@@ -383,7 +383,7 @@ op_stgs: {
 	if (id >= (uint32_t)vs->dtvs_nglobals || (sv = vs->dtvs_globals[id]) == NULL)
 		goto illop;
 	if (!(sv->dtsv_var.dtdv_type.dtdt_flags & DIF_TF_BYREF)) {
-		sv->dtsv_data = regs[rd];
+		*(uint64_t *)(uintptr_t)sv->dtsv_data = regs[rd];
 		DISPATCH();
 	}
 	a = (uintptr_t)sv->dtsv_data;

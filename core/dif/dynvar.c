@@ -56,11 +56,11 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 	if (size < chunksize + sizeof(dtrace_dynhash_t))
 		size = chunksize + sizeof(dtrace_dynhash_t);
 
-	if ((base = dtrace_port_zalloc(size)) == NULL)
+	if ((base = dtrace_port_zalloc_probe(size)) == NULL)
 		return DTRACE_ENOMEM;
-	ds->dtds_percpu = dtrace_port_zalloc(ncpus * sizeof(dtrace_dstate_percpu_t));
+	ds->dtds_percpu = dtrace_port_zalloc_probe(ncpus * sizeof(dtrace_dstate_percpu_t));
 	if (ds->dtds_percpu == NULL) {
-		dtrace_port_free(base, size);
+		dtrace_port_free_probe(base, size);
 		return DTRACE_ENOMEM;
 	}
 
@@ -77,7 +77,7 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 	ds->dtds_hashsize = hashsize;
 	ds->dtds_hash = (dtrace_dynhash_t *)base;
 	ds->dtds_ncpus = ncpus;
-	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 	for (i = 0; i < hashsize; i++)
 		ds->dtds_hash[i].dtdh_chain = &dynvar_sink;
 
@@ -112,9 +112,9 @@ void
 dtrace_dstate_fini(dtrace_dstate_t *ds)
 {
 	if (ds->dtds_base != NULL)
-		dtrace_port_free(ds->dtds_base, ds->dtds_size);
+		dtrace_port_free_probe(ds->dtds_base, ds->dtds_size);
 	if (ds->dtds_percpu != NULL)
-		dtrace_port_free(ds->dtds_percpu, ds->dtds_ncpus * sizeof(dtrace_dstate_percpu_t));
+		dtrace_port_free_probe(ds->dtds_percpu, ds->dtds_ncpus * sizeof(dtrace_dstate_percpu_t));
 	ds->dtds_base = NULL;
 	ds->dtds_percpu = NULL;
 	ds->dtds_hash = NULL;
@@ -302,7 +302,7 @@ dtrace_dynvar_clean(dtrace_dstate_t *ds)
 	}
 	/* Every CPU sees the clean lists before the state says CLEAN. */
 	dynvar_sync();
-	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 }
 
 /* --- Probe context ------------------------------------------------------------------ */
@@ -425,7 +425,7 @@ dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
 			}
 			continue;
 		}
-		switch (ds->dtds_state) {
+		switch (ds->dtds_percpu[0].dtdsc_state) {
 		case DTRACE_DSTATE_CLEAN:
 			/* Note why this CPU is empty, then try the next CPU. */
 			if (dcpu->dtdsc_dirty != NULL && nstate == DTRACE_DSTATE_EMPTY)
@@ -438,7 +438,7 @@ dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
 			if (cpu != me)
 				continue;
 			/* A whole lap found nothing: record why, and count it below. */
-			dtrace_cas32(&ds->dtds_state, DTRACE_DSTATE_CLEAN, nstate);
+			dtrace_cas32(&ds->dtds_percpu[0].dtdsc_state, DTRACE_DSTATE_CLEAN, nstate);
 			continue;
 		case DTRACE_DSTATE_DIRTY:
 			dtrace_add64(&mine->dtdsc_dirty_drops, 1);

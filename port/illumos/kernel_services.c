@@ -44,6 +44,20 @@ dtrace_port_free_private(void *ptr, size_t size)
 	dtrace_port_free(ptr, size);
 }
 
+/* What probe context writes: no other address space maps kernel memory,
+ * so the same memory serves here too. */
+void *
+dtrace_port_zalloc_probe(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_probe(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 static kmutex_t ill_locks[DTRACE_NLOCKS];
 
 void

@@ -45,6 +45,20 @@ dtrace_port_free_private(void *ptr, size_t size)
 	dtrace_port_free(ptr, size);
 }
 
+/* What probe context writes: no other address space maps kernel memory,
+ * so the same memory serves here too. */
+void *
+dtrace_port_zalloc_probe(size_t size)
+{
+	return dtrace_port_zalloc(size);
+}
+
+void
+dtrace_port_free_probe(void *ptr, size_t size)
+{
+	dtrace_port_free(ptr, size);
+}
+
 /* Kernel text, read with the kernel's fault-catching copy. */
 int
 dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
