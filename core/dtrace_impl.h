@@ -421,6 +421,11 @@ struct dtrace_state {
 	dtrace_aggid_t dts_naggregations;  /* slots in dts_aggregations */
 	dtrace_speculation_t *dts_speculations;
 	int dts_nspeculations;
+	/* From the ledger, in memory probe context cannot write (NULL before
+	 * GO and in a state a test built): every CPU's buffer geometry,
+	 * DTRACE_LEDGER_* x CPUs, and each speculation's per-CPU array. */
+	const dtrace_bufgeom_t *dts_geom;
+	dtrace_buffer_t *const *dts_specbuf;
 	char **dts_formats;		   /* printf-like format strings, by index - 1 */
 	int dts_nformats;
 	int dts_nretained;		   /* retained enablings */
@@ -453,6 +458,16 @@ dtrace_state_activity(const struct dtrace_state *state)
 	if (r & DTRACE_STATE_REQ_KILL)
 		return DTRACE_ACTIVITY_KILLED;
 	return (r & DTRACE_STATE_REQ_EXIT) ? DTRACE_ACTIVITY_DRAINING : a;
+}
+
+/* The geometry of CPU `cpu`'s buffer of array `which` (DTRACE_LEDGER_*), or
+ * NULL when the state has none to check against.  probe context: yes. */
+static inline const dtrace_bufgeom_t *
+dtrace_state_geom(const struct dtrace_state *state, int which, dtrace_cpuid_t cpu)
+{
+	if (state->dts_geom == NULL || cpu >= dtrace_ncpus)
+		return NULL;
+	return &state->dts_geom[(size_t)which * dtrace_ncpus + cpu];
 }
 
 /* Add one to a counter of the state's dts_rw (none in a test's state). */

@@ -270,6 +270,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		dtrace_state_t *state = ecb->dte_state;
 		dtrace_vstate_t *vstate = &state->dts_vstate;
 		dtrace_buffer_t *buf, *aggbuf;
+		dtrace_buffer_t view; /* buf as checked: records go to view.dtb_tomax */
 		dtrace_action_t *act;
 		uint64_t tracememsize = 0, val = 0;
 		uint32_t activity;
@@ -328,10 +329,11 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 
 		buf = &state->dts_buffer[cpu];
 		aggbuf = &state->dts_aggbuffer[cpu];
-		if ((offs = dtrace_buffer_reserve(buf, ecb->dte_needed, ecb->dte_alignment, state,
-						  &mstate)) < 0)
+		if ((offs = dtrace_buffer_reserve_checked(
+			     buf, dtrace_state_geom(state, DTRACE_LEDGER_PRINCIPAL, cpu),
+			     ecb->dte_needed, ecb->dte_alignment, state, &mstate, &view)) < 0)
 			continue;
-		tomax = buf->dtb_tomax;
+		tomax = view.dtb_tomax;
 
 		if (ecb->dte_size != 0) {
 			dtrace_rechdr_t dtrh;
@@ -374,8 +376,9 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 				if (cpuc->cpuc_flags & DTRACE_CPUF_STOPECB)
 					break;
 				/* `val` is the previous action's: the increment */
-				cpuc->cpuc_flags |= dtrace_aggregate((dtrace_aggregation_t *)act, buf,
-								     offs, aggbuf, v, val);
+				cpuc->cpuc_flags |= dtrace_aggregate_checked(
+					(dtrace_aggregation_t *)act, &view, offs, aggbuf,
+					dtrace_state_geom(state, DTRACE_LEDGER_AGG, cpu), v, val);
 				continue;
 			}
 
@@ -440,13 +443,16 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
-				offs = dtrace_buffer_reserve(buf, ecb->dte_needed, ecb->dte_alignment,
-							     state, NULL);
+				offs = dtrace_buffer_reserve_checked(
+					buf,
+					dtrace_state_geom(state,
+							  DTRACE_LEDGER_SPEC + (int)(val - 1), cpu),
+					ecb->dte_needed, ecb->dte_alignment, state, NULL, &view);
 				if (offs < 0) {
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
-				tomax = buf->dtb_tomax;
+				tomax = view.dtb_tomax;
 				if (ecb->dte_size == 0)
 					continue;
 				/* commit stamps speculative records */

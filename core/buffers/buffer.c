@@ -235,6 +235,8 @@ dtrace_state_buffers_free(dtrace_state_t *state)
 		if (l->dl_specs != NULL)
 			dtrace_port_free_probe(l->dl_specs,
 					 (size_t)l->dl_nspec * sizeof(dtrace_speculation_t));
+		state->dts_geom = NULL;
+		state->dts_specbuf = NULL;
 		dtrace_ledger_destroy(l);
 	}
 	state->dts_buffer = NULL;
@@ -258,6 +260,8 @@ dtrace_state_buffers(dtrace_state_t *state)
 		return DTRACE_EBUSY;
 	if ((l = dtrace_ledger_create(state, dtrace_port_ncpus(), (int)nspec)) == NULL)
 		return DTRACE_ENOMEM;
+	state->dts_geom = l->dl_geom;
+	state->dts_specbuf = l->dl_specbuf;
 
 	/*
 	 * Each array goes into the ledger before the state sees it, so that
@@ -445,6 +449,34 @@ dtrace_buffer_ring_advance(dtrace_buffer_t *buf, uint64_t offs, uint64_t *totalp
 	buf->dtb_xamot_offset = woffs;
 	*totalp = total;
 	return (intptr_t)offs;
+}
+
+intptr_t
+dtrace_buffer_reserve_checked(dtrace_buffer_t *buf, const dtrace_bufgeom_t *g, size_t needed,
+			      size_t align, dtrace_state_t *state, dtrace_mstate_t *mstate,
+			      dtrace_buffer_t *view)
+{
+	intptr_t offs;
+
+	if (g == NULL) {
+		offs = dtrace_buffer_reserve(buf, needed, align, state, mstate);
+		*view = *buf;
+		return offs;
+	}
+	/* One read of the shared header; from here on only the copy counts. */
+	memcpy(view, (const void *)buf, sizeof(*view));
+	if (!dtrace_bufgeom_check(g, view)) {
+		/* A traced process wrote it: drop, the next snapshot repairs it. */
+		dtrace_buffer_drop(buf);
+		return -1;
+	}
+	offs = dtrace_buffer_reserve(view, needed, align, state, mstate);
+	/* What reserve changes, back where the consumer reads it. */
+	buf->dtb_offset = view->dtb_offset;
+	buf->dtb_flags = view->dtb_flags;
+	buf->dtb_drops = view->dtb_drops;
+	buf->dtb_xamot_offset = view->dtb_xamot_offset;
+	return offs;
 }
 
 intptr_t

@@ -145,6 +145,25 @@ void dtrace_state_buffers_free(struct dtrace_state *state);
 intptr_t dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align,
 			       struct dtrace_state *state, struct dtrace_mstate *mstate);
 
+/*
+ * dtrace_buffer_reserve() for probe context on a header in shared memory
+ * (the state's, found through dtrace_state_geom()): the header is read
+ * once into `view` and checked against `g` (dtrace_bufgeom_check: the
+ * active half one the core allocated, the offsets within it), the
+ * reservation made on that copy, and what it changed stored back.  The
+ * caller writes its record through view->dtb_tomax, never through the
+ * shared header, which a traced process may rewrite at any time; at worst
+ * the records land in another of the buffers, which are all theirs to
+ * write anyway.  A header that fails the check is a drop (the consumer's
+ * next snapshot repairs it).  `g` NULL (a state a test built) is a plain
+ * dtrace_buffer_reserve() on `buf`, *view a copy of it afterwards.
+ * probe context: yes.
+ */
+struct dtrace_bufgeom;
+intptr_t dtrace_buffer_reserve_checked(dtrace_buffer_t *buf, const struct dtrace_bufgeom *g,
+				       size_t needed, size_t align, struct dtrace_state *state,
+				       struct dtrace_mstate *mstate, dtrace_buffer_t *view);
+
 /* Count a record dropped for want of room.  probe context: yes. */
 static inline void
 dtrace_buffer_drop(dtrace_buffer_t *buf)
@@ -269,6 +288,19 @@ void dtrace_aggbuffer_reset(dtrace_buffer_t *buf, char *tomax, uint64_t size);
  */
 uint32_t dtrace_aggregate(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intptr_t offset,
 			  dtrace_buffer_t *buf, uint64_t expr, uint64_t arg);
+
+/*
+ * dtrace_aggregate() in probe context on the state's shared header `buf`
+ * (`dbuf` the principal buffer's checked view): the header is read once,
+ * checked against its geometry `g` (dtrace_bufgeom_check) and its key index
+ * for consistency, the aggregation done on the copy and what changed
+ * stored back.  A corrupt header or key entry is an aggregation drop.  `g`
+ * NULL (a state a test built): dtrace_aggregate() on `buf` itself.
+ * probe context: yes.
+ */
+uint32_t dtrace_aggregate_checked(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf,
+				  intptr_t offset, dtrace_buffer_t *buf,
+				  const struct dtrace_bufgeom *g, uint64_t expr, uint64_t arg);
 
 /*
  * DTRACE_CTL_AGGDESC for one aggregation: in desc->dtagd_nrecs the room
@@ -424,9 +456,12 @@ typedef struct dtrace_ledger {
 	dtrace_buffer_t *dl_buffer;	   /* the per-CPU arrays as allocated */
 	dtrace_buffer_t *dl_aggbuffer;
 	dtrace_speculation_t *dl_specs;	   /* dl_nspec speculations */
-	dtrace_buffer_t **dl_specbuf;	   /* each speculation's per-CPU array */
 	uint8_t *dl_cleaning;		   /* per speculation: marked by this cleaning round */
+	/* In one dtrace_port_zalloc block of dl_shared_size bytes, which
+	 * probe context reads (the state points at both): */
+	size_t dl_shared_size;
 	dtrace_bufgeom_t *dl_geom;	   /* (2 + dl_nspec) x dl_ncpus, see dtrace_ledger_geom */
+	dtrace_buffer_t **dl_specbuf;	   /* each speculation's per-CPU array */
 	struct dtrace_ledger *dl_next;
 } dtrace_ledger_t;
 
@@ -461,7 +496,8 @@ dtrace_ledger_geom(const dtrace_ledger_t *l, int which)
  * 4-byte boundaries (the ring's oldest offset too, while it has wrapped).
  * Returns false -- the header is corrupt -- when the active half is not one
  * the core allocated (for a ring or fill buffer: not the first) or an
- * offset is out of bounds; `copy` is then unusable.  probe context: no.
+ * offset is out of bounds; `copy` is then unusable.  probe context: yes
+ * (it reads only `g` and the copy).
  */
 bool dtrace_bufgeom_check(const dtrace_bufgeom_t *g, dtrace_buffer_t *copy);
 

@@ -230,6 +230,7 @@ typedef struct dtrace_dstate {
 	size_t dtds_size;
 	size_t dtds_hashsize;		   /* buckets */
 	size_t dtds_chunksize;		   /* grown by dtrace_difo_init() */
+	size_t dtds_nchunks;		   /* chunks after the hash table */
 	dtrace_dynhash_t *dtds_hash;
 	uint32_t dtds_ncpus;
 	dtrace_dstate_percpu_t *dtds_percpu; /* dtds_ncpus entries */
@@ -296,6 +297,14 @@ void dtrace_dstate_drops(const dtrace_dstate_t *ds, uint64_t *drops, uint64_t *d
 dtrace_dynvar_t *dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key,
 			       size_t dsize, dtrace_dynvar_op_t op, dtrace_mstate_t *mstate,
 			       dtrace_vstate_t *vs);
+/* The data of a variable dtrace_dynvar() returned, `dsize` bytes: its
+ * dtdv_data read once and believed only inside the variable's own chunk
+ * (the store is memory traced processes can write); NULL otherwise, which
+ * the caller treats as a drop.  probe context: yes. */
+void *dtrace_dynvar_data(const dtrace_dstate_t *ds, const dtrace_dynvar_t *dv, size_t dsize);
+/* Count a drop of the store on the firing CPU (a variable it found is
+ * corrupt) and drop the record.  probe context: yes. */
+void dtrace_dynvar_drop(dtrace_dstate_t *ds, dtrace_mstate_t *mstate);
 
 /* --- Running DIF (probe context) ------------------------------------------- */
 
