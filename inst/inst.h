@@ -22,7 +22,9 @@
  *
  * Memory.  Sites come from dtrace_port_zalloc(), so on a host whose probes
  * fire in other processes (the Linux agents) every process that maps the
- * port's memory can read them.  Sites are never freed while the engine is
+ * port's memory can read them, and none but the creator can write them:
+ * the trap path only reads sites (its per-thread state is the caller's
+ * inst_thread_t).  Sites are never freed while the engine is
  * up: a thread may be stopped between its trap and the lookup, or inside a
  * trampoline, long after its probe went away.
  *

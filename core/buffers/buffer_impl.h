@@ -419,13 +419,16 @@ void dtrace_speculation_clean(struct dtrace_state *state);
  * port's shared memory, which on the Linux host every traced process maps
  * and can write at will.  Probe context writes offsets, drops, flags, key
  * indexes and speculation states there; a traced process can write anything
- * else too.  The consumer's side of the core (the control operations, the
- * cleaner, GO and close) therefore never takes a buffer's address or size
- * from there: at GO it writes down, in private memory
- * (dtrace_port_zalloc_private), where each per-CPU array, each half and
- * each speculation is and how big, and checks every value it reads from
- * shared memory against that record, reading each value once.  Probe
- * context does not use the ledger and costs what it did.
+ * else too.  The core therefore never takes a buffer's address or size
+ * from there: at GO it writes down, in memory no traced process can write,
+ * where each per-CPU array, each half and each speculation is and how big
+ * (the geometries and the speculations' arrays in dtrace_port_zalloc
+ * memory, which the state points at so that probe context can read them;
+ * the rest private), and checks every value it reads from shared memory
+ * against that record, reading each value once: the consumer's side of the
+ * core (the control operations, the cleaner, GO and close) and, through
+ * dtrace_buffer_reserve_checked and dtrace_aggregate_checked, probe
+ * context, which the consumer's own process runs too.
  *
  * One ledger per state that has buffers, found by the state's address (the
  * consumer's own pointer; what it points at is shared), created by
@@ -473,7 +476,7 @@ typedef struct dtrace_ledger {
 
 /*
  * A new, registered ledger for `state` with room for nspec speculations on
- * ncpus CPUs, every geometry empty; NULL when private memory is short.
+ * ncpus CPUs, every geometry empty; NULL when memory is short.
  * probe context: no.
  */
 dtrace_ledger_t *dtrace_ledger_create(struct dtrace_state *state, uint32_t ncpus, int nspec);

@@ -2,10 +2,11 @@
  * port/linux/linux_impl.h: what the Linux user-space host's files share.
  *
  * The host runs the core as a library.  Its state lives in two places:
- *   - the ARENA, one memfd mapped at the same address in every process
+ *   - the ARENA, two memfds mapped at the same addresses in every process
  *     that takes part (consumer and agents), holding every allocation the
  *     core makes, the CPU slots and the core's two locks, so that core
- *     pointers mean the same thing everywhere;
+ *     pointers mean the same thing everywhere; agents map its first part
+ *     read-only (see "The arena" below);
  *   - per-thread facts in initial-exec TLS, which signal handlers may read
  *     without allocating (pid/tid caches, the thread's home slot, the
  *     registers of the interrupted context, posted raise/stop).
