@@ -393,7 +393,15 @@ dtrace_aggregate_checked(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intpt
 
 	if (buf == NULL || g == NULL)
 		return dtrace_aggregate(agg, dbuf, offset, buf, expr, arg);
-	memcpy(&b, (const void *)buf, sizeof(b));
+	/* one read of each field aggregating uses; only the copy counts */
+	b = (dtrace_buffer_t){.dtb_offset = buf->dtb_offset,
+			      .dtb_flags = buf->dtb_flags,
+			      .dtb_drops = buf->dtb_drops,
+			      .dtb_tomax = buf->dtb_tomax,
+			      .dtb_agg_hash = buf->dtb_agg_hash,
+			      .dtb_agg_free = buf->dtb_agg_free,
+			      .dtb_agg_hashmask = buf->dtb_agg_hashmask,
+			      .dtb_agg_nkeys = buf->dtb_agg_nkeys};
 	if (!dtrace_bufgeom_check(g, &b) || !dtrace_aggbuf_index_ok(&b)) {
 		dtrace_buffer_drop(buf);
 		return 0;

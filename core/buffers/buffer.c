@@ -463,8 +463,13 @@ dtrace_buffer_reserve_checked(dtrace_buffer_t *buf, const dtrace_bufgeom_t *g, s
 		*view = *buf;
 		return offs;
 	}
-	/* One read of the shared header; from here on only the copy counts. */
-	memcpy(view, (const void *)buf, sizeof(*view));
+	/* One read of each field of the shared header that reserving uses;
+	 * from here on only the copy counts (the check fills in the rest). */
+	*view = (dtrace_buffer_t){.dtb_offset = buf->dtb_offset,
+				  .dtb_flags = buf->dtb_flags,
+				  .dtb_drops = buf->dtb_drops,
+				  .dtb_tomax = buf->dtb_tomax,
+				  .dtb_xamot_offset = buf->dtb_xamot_offset};
 	if (!dtrace_bufgeom_check(g, view)) {
 		/* A traced process wrote it: drop, the next snapshot repairs it. */
 		dtrace_buffer_drop(buf);
