@@ -255,17 +255,19 @@ static int
 dtrace_ctl_status(dtrace_state_t *state, dtrace_status_t *st)
 {
 	uint64_t drops, dirty, rinsing;
+	uint32_t activity;
 
 	/* the consumer is alive: the deadman keeps refreshing dts_alive */
 	dtrace_store_release64(&state->dts_laststatus, dtrace_port_gethrtime());
 
 	memset(st, 0, sizeof(*st));
 	dtrace_port_lock(DTRACE_LOCK_FRAMEWORK);
-	if (state->dts_activity == DTRACE_ACTIVITY_INACTIVE) {
+	activity = dtrace_state_activity(state);
+	if (activity == DTRACE_ACTIVITY_INACTIVE) {
 		dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 		return DTRACE_ENOENT;
 	}
-	if (state->dts_activity == DTRACE_ACTIVITY_DRAINING)
+	if (activity == DTRACE_ACTIVITY_DRAINING)
 		st->dtst_exiting = 1;
 	dtrace_dstate_drops(&state->dts_vstate.dtvs_dynvars, &drops, &dirty, &rinsing);
 	st->dtst_dyndrops = drops;
@@ -274,8 +276,9 @@ dtrace_ctl_status(dtrace_state_t *state, dtrace_status_t *st)
 	dtrace_buffer_status(state, st);
 	st->dtst_errors += state->dts_errors;
 	st->dtst_stkstroverflows = state->dts_stkstroverflows;
-	st->dtst_dblerrors = state->dts_dblerrors;
-	st->dtst_killed = state->dts_activity == DTRACE_ACTIVITY_KILLED;
+	if (state->dts_rw != NULL)
+		st->dtst_dblerrors = state->dts_rw->dsr_dblerrors;
+	st->dtst_killed = activity == DTRACE_ACTIVITY_KILLED;
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
 	return 0;
 }

@@ -33,8 +33,9 @@ int dtrace_fini(void);
  * Firing probes from a second address space.  A port whose probes fire in
  * other processes than the one that called dtrace_init() (the Linux host:
  * agents inside traced processes) maps the memory dtrace_port_zalloc()
- * hands out at the same address in each of them and links a copy of the
- * core there.  dtrace_globals_handle() (in the initialising process) gives
+ * and dtrace_port_zalloc_probe() hand out at the same address in each of
+ * them (the first may be read-only there: the copy's probe context never
+ * writes it) and links a copy of the core there.  dtrace_globals_handle() (in the initialising process) gives
  * the one pointer the copy needs; dtrace_attach() (in the other process)
  * makes dtrace_probe() there fire the initialising core's probes, into its
  * buffers.  Only dtrace_probe() may be called in an attached copy: every

@@ -142,7 +142,9 @@ extern dtrace_provider_t *dtrace_providers;
 
 /*
  * What probe context reads, in one block that dtrace_init() allocates with
- * dtrace_port_zalloc() and dtrace_globals points at.  A port whose probes
+ * dtrace_port_zalloc() and dtrace_globals points at; probe context never
+ * writes it (the per-CPU cores it points at are dtrace_port_zalloc_probe
+ * memory).  A port whose probes
  * fire in more than one address space (the Linux host: the consumer and the
  * agents in traced processes, all mapping the port's memory at the same
  * address) lets a second copy of the core fire probes of the first with
@@ -158,7 +160,6 @@ typedef struct dtrace_globals {
 	uint32_t dg_size;		    /* sizeof (dtrace_globals_t) */
 	uint32_t dg_ncpus;		    /* entries of dg_cpu_core */
 	dtrace_cpu_core_t *dg_cpu_core;	    /* indexed by CPU id */
-	volatile uint64_t dg_probes_refused; /* no probe context could be entered */
 	/* Probe table, indexed by id - 1; entries are NULL for destroyed
 	 * probes.  Probe context reads both with acquire loads. */
 	dtrace_probe_t **volatile dg_probes;
@@ -169,10 +170,13 @@ typedef struct dtrace_globals {
 } dtrace_globals_t;
 
 extern dtrace_globals_t *dtrace_globals;
+/* Probes refused because no probe context could be entered: counted in the
+ * process that fired them (probe context may not write dtrace_globals,
+ * which other address spaces map read-only). */
+extern volatile uint64_t dtrace_probes_refused;
 
 #define dtrace_cpu_core (dtrace_globals->dg_cpu_core)
 #define dtrace_ncpus (dtrace_globals->dg_ncpus)
-#define dtrace_probes_refused (dtrace_globals->dg_probes_refused)
 #define dtrace_probes (dtrace_globals->dg_probes)
 #define dtrace_nprobes (dtrace_globals->dg_nprobes)
 #define dtrace_probeid_begin (dtrace_globals->dg_probeid_begin)
@@ -375,8 +379,31 @@ typedef enum dtrace_activity {
 	DTRACE_ACTIVITY_KILLED
 } dtrace_activity_t;
 
+/*
+ * What probe context writes about a state, apart from the state: the state
+ * is dtrace_port_zalloc memory, which probe context in another address
+ * space cannot write (port.h), so exit(), the deadman's verdict and the
+ * counters probe context bumps live here, in dtrace_port_zalloc_probe
+ * memory.  A traced process can write it too: the consumer reads the
+ * request bits and the counters as values only.
+ */
+#define DTRACE_STATE_REQ_EXIT 0x1 /* exit() fired: the state is draining */
+#define DTRACE_STATE_REQ_KILL 0x2 /* the deadman found the consumer dead */
+
+typedef struct dtrace_state_rw {
+	volatile uint32_t dsr_request;	   /* DTRACE_STATE_REQ_*, set by CAS */
+	uint32_t dsr_pad;
+	volatile uint64_t dsr_dblerrors;   /* faults inside an ERROR-probe ECB */
+	volatile uint64_t dsr_speculations_busy;
+	volatile uint64_t dsr_speculations_unavail;
+} dtrace_state_rw_t;
+
 struct dtrace_state {
-	volatile uint32_t dts_activity;	   /* dtrace_activity_t, changed by CAS */
+	/* dtrace_activity_t as the control side set it (only it writes it);
+	 * probe context adds its requests from dts_rw: see
+	 * dtrace_state_activity() */
+	volatile uint32_t dts_activity;
+	dtrace_state_rw_t *dts_rw;	   /* NULL only in a state a test built */
 	uint32_t dts_priv;		   /* DTRACE_PRIV_* of the opener */
 	uint32_t dts_uid;
 	dtrace_optval_t dts_options[DTRACEOPT_MAX];
@@ -394,14 +421,16 @@ struct dtrace_state {
 	dtrace_aggid_t dts_naggregations;  /* slots in dts_aggregations */
 	dtrace_speculation_t *dts_speculations;
 	int dts_nspeculations;
+	/* From the ledger, in memory probe context cannot write (NULL before
+	 * GO and in a state a test built): every CPU's buffer geometry,
+	 * DTRACE_LEDGER_* x CPUs, and each speculation's per-CPU array. */
+	const dtrace_bufgeom_t *dts_geom;
+	dtrace_buffer_t *const *dts_specbuf;
 	char **dts_formats;		   /* printf-like format strings, by index - 1 */
 	int dts_nformats;
 	int dts_nretained;		   /* retained enablings */
 	volatile uint64_t dts_errors;	   /* ERROR-probe firings that could not record */
-	volatile uint64_t dts_dblerrors;   /* faults inside an ERROR-probe ECB */
 	volatile uint64_t dts_stkstroverflows;
-	volatile uint64_t dts_speculations_busy;
-	volatile uint64_t dts_speculations_unavail;
 	uint64_t dts_reserve;		   /* bytes held back for END/ERROR */
 	volatile uint64_t dts_laststatus;  /* gethrtime of the last STATUS */
 	volatile uint64_t dts_alive;	   /* consumer's last sign of life */
@@ -412,6 +441,37 @@ struct dtrace_state {
 	char dts_errmsg[160];		   /* why the last ENABLE was refused */
 	struct dtrace_state *dts_next;	   /* all open states */
 };
+
+/*
+ * The activity of a state as probe context and the control side must see
+ * it: dts_activity, unless probe context asked to stop a WARMUP or ACTIVE
+ * state (exit(): DRAINING; the deadman: KILLED).  probe context: yes.
+ */
+static inline uint32_t
+dtrace_state_activity(const struct dtrace_state *state)
+{
+	uint32_t a = dtrace_load_acquire32(&state->dts_activity), r;
+
+	if ((a != DTRACE_ACTIVITY_ACTIVE && a != DTRACE_ACTIVITY_WARMUP) || state->dts_rw == NULL)
+		return a;
+	r = dtrace_load_acquire32(&state->dts_rw->dsr_request);
+	if (r & DTRACE_STATE_REQ_KILL)
+		return DTRACE_ACTIVITY_KILLED;
+	return (r & DTRACE_STATE_REQ_EXIT) ? DTRACE_ACTIVITY_DRAINING : a;
+}
+
+/* The geometry of CPU `cpu`'s buffer of array `which` (DTRACE_LEDGER_*), or
+ * NULL when the state has none to check against.  probe context: yes. */
+static inline const dtrace_bufgeom_t *
+dtrace_state_geom(const struct dtrace_state *state, int which, dtrace_cpuid_t cpu)
+{
+	if (state->dts_geom == NULL || cpu >= dtrace_ncpus)
+		return NULL;
+	return &state->dts_geom[(size_t)which * dtrace_ncpus + cpu];
+}
+
+/* Add one to a counter of the state's dts_rw (none in a test's state). */
+#define DTRACE_STATE_COUNT(state, field)                                                           	do {                                                                                       		if ((state)->dts_rw != NULL)                                                       			dtrace_add64(&(state)->dts_rw->field, 1);                                  	} while (0)
 
 /* All open states; changed with DTRACE_LOCK_FRAMEWORK held. */
 extern dtrace_state_t *dtrace_states;

@@ -196,7 +196,7 @@ dtrace_init(void)
 	dtrace_globals->dg_magic = DTRACE_GLOBALS_MAGIC;
 	dtrace_globals->dg_size = (uint32_t)sizeof(dtrace_globals_t);
 	dtrace_globals->dg_dynvar_sink.dtdv_hashval = DTRACE_DYNHASH_SINK;
-	dtrace_cpu_core = dtrace_port_zalloc(ncpus * sizeof(dtrace_cpu_core_t));
+	dtrace_cpu_core = dtrace_port_zalloc_probe(ncpus * sizeof(dtrace_cpu_core_t));
 	if (dtrace_cpu_core == NULL) {
 		dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
 		dtrace_globals = NULL;
@@ -236,7 +236,7 @@ fail_provider:
 fail_tables:
 	dtrace_probe_tables_fini();
 fail:
-	dtrace_port_free(dtrace_cpu_core, ncpus * sizeof(dtrace_cpu_core_t));
+	dtrace_port_free_probe(dtrace_cpu_core, ncpus * sizeof(dtrace_cpu_core_t));
 	dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
 	dtrace_globals = NULL;
 	return err;
@@ -266,7 +266,7 @@ dtrace_fini(void)
 	dtrace_provider_self = NULL;
 	dtrace_probeid_begin = dtrace_probeid_end = dtrace_probeid_error = 0;
 	dtrace_probe_tables_fini();
-	dtrace_port_free(dtrace_cpu_core, dtrace_ncpus * sizeof(dtrace_cpu_core_t));
+	dtrace_port_free_probe(dtrace_cpu_core, dtrace_ncpus * sizeof(dtrace_cpu_core_t));
 	dtrace_port_free(dtrace_globals, sizeof(dtrace_globals_t));
 	dtrace_globals = NULL;
 	dtrace_initialized = false;

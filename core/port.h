@@ -328,18 +328,38 @@ void dtrace_port_panic(const char *msg);
  * ------------------------------------------------------------------------
  * dtrace_port_zalloc returns zeroed memory or NULL when none is available
  * now (it must not sleep for long: buffer sizing retries with less).  Memory
- * handed out here is visible to every context the core runs in (the Linux
- * host allocates from the shared arena).  dtrace_port_free takes the size
- * given at allocation.
+ * handed out here is readable in every context the core runs in (the Linux
+ * host allocates from the shared arena) but written ONLY outside probe
+ * context, by the address space that allocated it: ECBs, actions, DIFOs
+ * and their tables, predicates, probes, providers, states, enablings.
+ * Probe context must never write it.  Where probes fire in other address
+ * spaces that map the port's memory (the Linux host: traced processes),
+ * the port maps it read-only there, so that nothing the core follows
+ * without checking can be rewritten by a process it traces.
+ * dtrace_port_free takes the size given at allocation.
+ *
+ * dtrace_port_zalloc_probe and dtrace_port_free_probe are the same for the
+ * memory that probe context writes: buffers and their headers,
+ * speculations, dynamic variables, global variables' storage, per-CPU
+ * state and the counters of errors and drops.  On the Linux host every
+ * traced process can write it at will, so the core treats what it reads
+ * there as untrusted: an offset, a chain pointer or a state word is
+ * bounded against what dtrace_port_zalloc memory (or the ledger below)
+ * says before use, and a value out of bounds is counted as a drop or an
+ * error, never followed.  Nothing the core must trust -- a pointer it
+ * follows without a check, a size -- may be kept here.
  *
  * dtrace_port_zalloc_private and dtrace_port_free_private are the same for
- * memory that only the calling address space can write.  Where probes fire
- * in other processes that map the port's memory (the Linux host: traced
- * processes write the shared arena), the core keeps there the little it must
- * be able to trust about the shared memory -- where each buffer is and how
- * big -- so that the control operations never follow a pointer or a size a
- * traced process could have rewritten.  A kernel port returns ordinary
- * kernel memory for both (the Linux host: its own heap).
+ * memory that only the calling address space can read and write.  The core
+ * keeps there the little it must be able to trust about the shared memory
+ * -- where each buffer is and how big -- so that the control operations
+ * never follow a pointer or a size a traced process could have rewritten.
+ *
+ * A kernel port returns ordinary kernel memory for all three kinds: no
+ * other address space maps it.  The Linux host: dtrace_port_zalloc from
+ * the arena's part that agents map read-only (a sealed memfd),
+ * dtrace_port_zalloc_probe from its writable part, the private kind from
+ * its own heap.
  *
  * The core takes two locks, always in the order PROVIDER then FRAMEWORK
  * (the same pair as illumos dtrace_provider_lock and dtrace_lock); a port
@@ -349,6 +369,8 @@ void dtrace_port_panic(const char *msg);
  */
 void *dtrace_port_zalloc(size_t size);
 void dtrace_port_free(void *ptr, size_t size);
+void *dtrace_port_zalloc_probe(size_t size);
+void dtrace_port_free_probe(void *ptr, size_t size);
 void *dtrace_port_zalloc_private(size_t size);
 void dtrace_port_free_private(void *ptr, size_t size);
 

@@ -270,6 +270,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		dtrace_state_t *state = ecb->dte_state;
 		dtrace_vstate_t *vstate = &state->dts_vstate;
 		dtrace_buffer_t *buf, *aggbuf;
+		dtrace_buffer_t view; /* buf as checked: records go to view.dtb_tomax */
 		dtrace_action_t *act;
 		uint64_t tracememsize = 0, val = 0;
 		uint32_t activity;
@@ -292,7 +293,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		if (prov == dtrace_provider_self && arg0 != (uint64_t)(uintptr_t)state)
 			continue;
 
-		activity = dtrace_load_acquire32(&state->dts_activity);
+		activity = dtrace_state_activity(state);
 		if (activity != DTRACE_ACTIVITY_ACTIVE) {
 			if (prov != dtrace_provider_self)
 				continue;
@@ -312,22 +313,27 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		if (now - dtrace_load_acquire64(&state->dts_alive) > (uint64_t)DTRACE_DEADMAN_TIMEOUT) {
 			/* the consumer seems dead: stop, unless allowed to hang on */
 			if (!state->dts_destructive_allowed || !(state->dts_priv & DTRACE_PRIV_KERNEL)) {
-				uint32_t cur;
+				/* the control side makes it KILLED; bounded: each
+				 * retry means another CPU set a bit */
+				for (int tries = 0; tries < 4 && state->dts_rw != NULL; tries++) {
+					uint32_t cur = state->dts_rw->dsr_request;
 
-				do {
-					cur = state->dts_activity;
-				} while (dtrace_cas32(&state->dts_activity, cur,
-						      DTRACE_ACTIVITY_KILLED) != cur);
+					if ((cur & DTRACE_STATE_REQ_KILL) ||
+					    dtrace_cas32(&state->dts_rw->dsr_request, cur,
+							 cur | DTRACE_STATE_REQ_KILL) == cur)
+						break;
+				}
 				continue;
 			}
 		}
 
 		buf = &state->dts_buffer[cpu];
 		aggbuf = &state->dts_aggbuffer[cpu];
-		if ((offs = dtrace_buffer_reserve(buf, ecb->dte_needed, ecb->dte_alignment, state,
-						  &mstate)) < 0)
+		if ((offs = dtrace_buffer_reserve_checked(
+			     buf, dtrace_state_geom(state, DTRACE_LEDGER_PRINCIPAL, cpu),
+			     ecb->dte_needed, ecb->dte_alignment, state, &mstate, &view)) < 0)
 			continue;
-		tomax = buf->dtb_tomax;
+		tomax = view.dtb_tomax;
 
 		if (ecb->dte_size != 0) {
 			dtrace_rechdr_t dtrh;
@@ -370,8 +376,9 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 				if (cpuc->cpuc_flags & DTRACE_CPUF_STOPECB)
 					break;
 				/* `val` is the previous action's: the increment */
-				cpuc->cpuc_flags |= dtrace_aggregate((dtrace_aggregation_t *)act, buf,
-								     offs, aggbuf, v, val);
+				cpuc->cpuc_flags |= dtrace_aggregate_checked(
+					(dtrace_aggregation_t *)act, &view, offs, aggbuf,
+					dtrace_state_geom(state, DTRACE_LEDGER_AGG, cpu), v, val);
 				continue;
 			}
 
@@ -436,13 +443,16 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
-				offs = dtrace_buffer_reserve(buf, ecb->dte_needed, ecb->dte_alignment,
-							     state, NULL);
+				offs = dtrace_buffer_reserve_checked(
+					buf,
+					dtrace_state_geom(state,
+							  DTRACE_LEDGER_SPEC + (int)(val - 1), cpu),
+					ecb->dte_needed, ecb->dte_alignment, state, NULL, &view);
 				if (offs < 0) {
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
-				tomax = buf->dtb_tomax;
+				tomax = view.dtb_tomax;
 				if (ecb->dte_size == 0)
 					continue;
 				/* commit stamps speculative records */
@@ -503,16 +513,17 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 				continue;
 			}
 			case DTRACEACT_EXIT: {
-				/* at most one exit() wins while ACTIVE; COOLDOWN (END)
-				 * may set the status again */
-				uint32_t cur = state->dts_activity;
+				/* at most one exit() wins while WARMUP or ACTIVE;
+				 * COOLDOWN (END) may set the status again */
+				uint32_t cur = dtrace_state_activity(state), req;
 
 				if (cur == DTRACE_ACTIVITY_COOLDOWN)
 					break;
-				if (cur != DTRACE_ACTIVITY_WARMUP)
-					cur = DTRACE_ACTIVITY_ACTIVE;
-				if (dtrace_cas32(&state->dts_activity, cur, DTRACE_ACTIVITY_DRAINING) !=
-				    cur) {
+				if ((cur != DTRACE_ACTIVITY_WARMUP && cur != DTRACE_ACTIVITY_ACTIVE) ||
+				    state->dts_rw == NULL ||
+				    ((req = state->dts_rw->dsr_request) & DTRACE_STATE_REQ_EXIT) ||
+				    dtrace_cas32(&state->dts_rw->dsr_request, req,
+						 req | DTRACE_STATE_REQ_EXIT) != req) {
 					cpuc->cpuc_flags |= DTRACE_CPUF_DROP;
 					continue;
 				}
@@ -548,7 +559,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 			buf->dtb_errors++;
 			if (probe->dtpr_id == dtrace_probeid_error) {
 				/* an error in an ERROR clause: nothing more to do */
-				dtrace_error(&state->dts_dblerrors);
+				DTRACE_STATE_COUNT(state, dsr_dblerrors);
 				continue;
 			}
 			dtrace_probe_error(cpu, state, ecb->dte_epid, which,
@@ -563,6 +574,8 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 			buf->dtb_offset = (uint64_t)offs + ecb->dte_size;
 	}
 }
+
+volatile uint64_t dtrace_probes_refused;
 
 void
 dtrace_probe(dtrace_id_t id, uint64_t arg0, uint64_t arg1, uint64_t arg2, uint64_t arg3,

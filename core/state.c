@@ -66,6 +66,10 @@ dtrace_state_open(uint32_t priv, uint32_t uid, dtrace_state_t **statep)
 	/* the per-CPU buffer arrays come with the buffers, at GO */
 	if ((state = dtrace_port_zalloc(sizeof(*state))) == NULL)
 		return DTRACE_ENOMEM;
+	if ((state->dts_rw = dtrace_port_zalloc_probe(sizeof(*state->dts_rw))) == NULL) {
+		dtrace_port_free(state, sizeof(*state));
+		return DTRACE_ENOMEM;
+	}
 	state->dts_priv = priv & DTRACE_PRIV_ALL;
 	state->dts_uid = uid;
 	state->dts_epid = DTRACE_EPIDNONE + 1;
@@ -299,8 +303,9 @@ dtrace_state_stop(dtrace_state_t *state, dtrace_cpuid_t *cpup)
 	dtrace_cpuid_t cpu;
 	uintptr_t cookie;
 
-	if (state->dts_activity != DTRACE_ACTIVITY_ACTIVE &&
-	    state->dts_activity != DTRACE_ACTIVITY_DRAINING)
+	uint32_t activity = dtrace_state_activity(state);
+
+	if (activity != DTRACE_ACTIVITY_ACTIVE && activity != DTRACE_ACTIVITY_DRAINING)
 		return DTRACE_EINVAL;
 
 	/* after two syncs no CPU can still be processing as ACTIVE, so END
@@ -376,5 +381,6 @@ dtrace_state_close(dtrace_state_t *state)
 		}
 	}
 	dtrace_port_unlock(DTRACE_LOCK_FRAMEWORK);
+	dtrace_port_free_probe(state->dts_rw, sizeof(*state->dts_rw));
 	dtrace_port_free(state, sizeof(*state));
 }

@@ -22,7 +22,9 @@
  *
  * Memory.  Sites come from dtrace_port_zalloc(), so on a host whose probes
  * fire in other processes (the Linux agents) every process that maps the
- * port's memory can read them.  Sites are never freed while the engine is
+ * port's memory can read them, and none but the creator can write them:
+ * the trap path only reads sites (its per-thread state is the caller's
+ * inst_thread_t).  Sites are never freed while the engine is
  * up: a thread may be stopped between its trap and the lookup, or inside a
  * trampoline, long after its probe went away.
  *
@@ -167,8 +169,10 @@ uintptr_t inst_site_addr(const inst_site_t *site);
  *     through `as` (the Linux agent passes NULL to mend its own text when
  *     the consumer died) and, when `shared`, marks them unpatched; a forked
  *     child mending its private copy of the parent's text passes false,
- *     since the sites still describe the parent.  Returns the first
- *     error, after trying all.
+ *     since the sites still describe the parent, and so does a process
+ *     that maps the tables read-only (a Linux agent: dtrace_port_zalloc
+ *     memory is read-only to it).  Returns the first error, after trying
+ *     all.
  *   inst_space_forget marks them unpatched and detaches their probes
  *     without writing (the space is gone: exit or exec).
  * The sites stay in the tables (see "Memory" above) but match nothing.

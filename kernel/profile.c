@@ -165,8 +165,9 @@ kprof_enable(void *parg, dtrace_id_t id, void *parg_probe)
 
 	(void)parg;
 	(void)id;
+	/* kprof_fire writes it in probe context: port.h's probe-written kind */
 	if (kp->kp_kind == KPROF_PROFILE && kp->kp_expected == NULL &&
-	    (kp->kp_expected = dtrace_port_zalloc(size)) == NULL)
+	    (kp->kp_expected = dtrace_port_zalloc_probe(size)) == NULL)
 		return DTRACE_ENOMEM;
 	return kprof_ops->ko_start(kp);
 }
@@ -180,7 +181,7 @@ kprof_disable(void *parg, dtrace_id_t id, void *parg_probe)
 	(void)id;
 	kprof_ops->ko_stop(kp);
 	if (kp->kp_expected != NULL) {
-		dtrace_port_free(kp->kp_expected, dtrace_port_ncpus() * sizeof(uint64_t));
+		dtrace_port_free_probe(kp->kp_expected, dtrace_port_ncpus() * sizeof(uint64_t));
 		kp->kp_expected = NULL;
 	}
 }

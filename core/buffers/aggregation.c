@@ -362,6 +362,58 @@ dtrace_aggkey_copy(const dtrace_aggregation_t *agg, char *kdata, const char *dat
 	}
 }
 
+/*
+ * Does the key index of a (checked) copy of an aggregation buffer's header
+ * hold together: the bucket array inside the buffer, the key entries just
+ * below it, the data below them?  Then every bucket, key number and key
+ * entry dtrace_aggregate() reaches is inside the buffer.
+ */
+static bool
+dtrace_aggbuf_index_ok(const dtrace_buffer_t *b)
+{
+	uint64_t size = b->dtb_size, nb = (uint64_t)b->dtb_agg_hashmask + 1;
+
+	if (b->dtb_agg_free == 0)
+		return true; /* no index (too small): dtrace_aggregate drops */
+	return (nb & (nb - 1)) == 0 && b->dtb_agg_hash <= size &&
+	       nb <= (size - b->dtb_agg_hash) / sizeof(uint32_t) && (b->dtb_agg_hash & 7) == 0 &&
+	       b->dtb_agg_free <= b->dtb_agg_hash &&
+	       b->dtb_agg_hash - b->dtb_agg_free ==
+		       (uint64_t)b->dtb_agg_nkeys * sizeof(dtrace_aggkey_t) &&
+	       b->dtb_offset <= b->dtb_agg_free;
+}
+
+uint32_t
+dtrace_aggregate_checked(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intptr_t offset,
+			 dtrace_buffer_t *buf, const dtrace_bufgeom_t *g, uint64_t expr,
+			 uint64_t arg)
+{
+	dtrace_buffer_t b;
+	uint32_t rv;
+
+	if (buf == NULL || g == NULL)
+		return dtrace_aggregate(agg, dbuf, offset, buf, expr, arg);
+	/* one read of each field aggregating uses; only the copy counts */
+	b = (dtrace_buffer_t){.dtb_offset = buf->dtb_offset,
+			      .dtb_flags = buf->dtb_flags,
+			      .dtb_drops = buf->dtb_drops,
+			      .dtb_tomax = buf->dtb_tomax,
+			      .dtb_agg_hash = buf->dtb_agg_hash,
+			      .dtb_agg_free = buf->dtb_agg_free,
+			      .dtb_agg_hashmask = buf->dtb_agg_hashmask,
+			      .dtb_agg_nkeys = buf->dtb_agg_nkeys};
+	if (!dtrace_bufgeom_check(g, &b) || !dtrace_aggbuf_index_ok(&b)) {
+		dtrace_buffer_drop(buf);
+		return 0;
+	}
+	rv = dtrace_aggregate(agg, dbuf, offset, &b, expr, arg);
+	buf->dtb_offset = b.dtb_offset;
+	buf->dtb_drops = b.dtb_drops;
+	buf->dtb_agg_free = b.dtb_agg_free;
+	buf->dtb_agg_nkeys = b.dtb_agg_nkeys;
+	return rv;
+}
+
 uint32_t
 dtrace_aggregate(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intptr_t offset,
 		 dtrace_buffer_t *buf, uint64_t expr, uint64_t arg)
@@ -413,10 +465,19 @@ dtrace_aggregate(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intptr_t offs
 	/* At most nkeys steps: a chain never holds more keys than exist. */
 	for (k = *bucket, steps = 0; k != 0 && k <= buf->dtb_agg_nkeys && steps < buf->dtb_agg_nkeys;
 	     k = key->dtak_next, steps++) {
+		uint64_t kdoff;
+
 		key = &keys[-(int64_t)k];
 		if (key->dtak_hashval != hashval || key->dtak_size != size)
 			continue;
-		kdata = tomax + key->dtak_data;
+		/* the entry's data below the index and 8-aligned, or the index
+		 * is not the core's: drop rather than follow it */
+		kdoff = key->dtak_data;
+		if ((kdoff & 7) != 0 || kdoff > buf->dtb_offset || fsize > buf->dtb_offset - kdoff) {
+			dtrace_buffer_drop(buf);
+			return 0;
+		}
+		kdata = tomax + kdoff;
 		if (overflow) {
 			if (!dtrace_aggkey_equal(agg, kdata, data, size))
 				continue;

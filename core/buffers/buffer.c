@@ -49,9 +49,9 @@ static void
 dtrace_buffer_free_one(dtrace_buffer_t *buf, dtrace_bufgeom_t *g)
 {
 	if (g->dbg_half[1] != NULL)
-		dtrace_port_free(g->dbg_half[1], g->dbg_size);
+		dtrace_port_free_probe(g->dbg_half[1], g->dbg_size);
 	if (g->dbg_half[0] != NULL)
-		dtrace_port_free(g->dbg_half[0], g->dbg_size);
+		dtrace_port_free_probe(g->dbg_half[0], g->dbg_size);
 	memset(g, 0, sizeof(*g));
 	buf->dtb_tomax = NULL;
 	buf->dtb_xamot = NULL;
@@ -81,7 +81,7 @@ dtrace_buffer_alloc(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom, size_t size, 
 		/* A buffer already there (a CPU brought back) keeps its size. */
 		if (g->dbg_half[0] != NULL)
 			continue;
-		if ((half = dtrace_port_zalloc(size)) == NULL)
+		if ((half = dtrace_port_zalloc_probe(size)) == NULL)
 			goto err;
 		/* in the ledger at once, so that the error path frees it */
 		g->dbg_half[0] = half;
@@ -98,7 +98,7 @@ dtrace_buffer_alloc(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom, size_t size, 
 		buf->dtb_xamot_drops = 0;
 		buf->dtb_xamot_errors = 0;
 		if (!(flags & DTRACEBUF_NOSWITCH)) {
-			if ((half = dtrace_port_zalloc(size)) == NULL)
+			if ((half = dtrace_port_zalloc_probe(size)) == NULL)
 				goto err;
 			g->dbg_half[1] = half;
 			buf->dtb_xamot = half;
@@ -204,7 +204,7 @@ dtrace_state_buffer(dtrace_state_t *state, dtrace_buffer_t *bufs, dtrace_bufgeom
 static dtrace_buffer_t *
 dtrace_buffer_array(void)
 {
-	return dtrace_port_zalloc((size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
+	return dtrace_port_zalloc_probe((size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
 }
 
 static void
@@ -213,7 +213,7 @@ dtrace_buffer_array_free(dtrace_buffer_t *bufs, dtrace_bufgeom_t *geom)
 	if (bufs == NULL)
 		return;
 	dtrace_buffer_free(bufs, geom);
-	dtrace_port_free(bufs, (size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
+	dtrace_port_free_probe(bufs, (size_t)dtrace_port_ncpus() * sizeof(dtrace_buffer_t));
 }
 
 /*
@@ -233,8 +233,10 @@ dtrace_state_buffers_free(dtrace_state_t *state)
 			dtrace_buffer_array_free(l->dl_specbuf[i],
 						 dtrace_ledger_geom(l, DTRACE_LEDGER_SPEC + i));
 		if (l->dl_specs != NULL)
-			dtrace_port_free(l->dl_specs,
+			dtrace_port_free_probe(l->dl_specs,
 					 (size_t)l->dl_nspec * sizeof(dtrace_speculation_t));
+		state->dts_geom = NULL;
+		state->dts_specbuf = NULL;
 		dtrace_ledger_destroy(l);
 	}
 	state->dts_buffer = NULL;
@@ -258,6 +260,8 @@ dtrace_state_buffers(dtrace_state_t *state)
 		return DTRACE_EBUSY;
 	if ((l = dtrace_ledger_create(state, dtrace_port_ncpus(), (int)nspec)) == NULL)
 		return DTRACE_ENOMEM;
+	state->dts_geom = l->dl_geom;
+	state->dts_specbuf = l->dl_specbuf;
 
 	/*
 	 * Each array goes into the ledger before the state sees it, so that
@@ -272,7 +276,7 @@ dtrace_state_buffers(dtrace_state_t *state)
 
 	/* The number of speculations is never resized: fail if it cannot be had. */
 	if (nspec > 0) {
-		l->dl_specs = dtrace_port_zalloc((size_t)nspec * sizeof(dtrace_speculation_t));
+		l->dl_specs = dtrace_port_zalloc_probe((size_t)nspec * sizeof(dtrace_speculation_t));
 		if (l->dl_specs == NULL)
 			goto err;
 		for (int i = 0; i < l->dl_nspec; i++) {
@@ -448,6 +452,39 @@ dtrace_buffer_ring_advance(dtrace_buffer_t *buf, uint64_t offs, uint64_t *totalp
 }
 
 intptr_t
+dtrace_buffer_reserve_checked(dtrace_buffer_t *buf, const dtrace_bufgeom_t *g, size_t needed,
+			      size_t align, dtrace_state_t *state, dtrace_mstate_t *mstate,
+			      dtrace_buffer_t *view)
+{
+	intptr_t offs;
+
+	if (g == NULL) {
+		offs = dtrace_buffer_reserve(buf, needed, align, state, mstate);
+		*view = *buf;
+		return offs;
+	}
+	/* One read of each field of the shared header that reserving uses;
+	 * from here on only the copy counts (the check fills in the rest). */
+	*view = (dtrace_buffer_t){.dtb_offset = buf->dtb_offset,
+				  .dtb_flags = buf->dtb_flags,
+				  .dtb_drops = buf->dtb_drops,
+				  .dtb_tomax = buf->dtb_tomax,
+				  .dtb_xamot_offset = buf->dtb_xamot_offset};
+	if (!dtrace_bufgeom_check(g, view)) {
+		/* A traced process wrote it: drop, the next snapshot repairs it. */
+		dtrace_buffer_drop(buf);
+		return -1;
+	}
+	offs = dtrace_buffer_reserve(view, needed, align, state, mstate);
+	/* What reserve changes, back where the consumer reads it. */
+	buf->dtb_offset = view->dtb_offset;
+	buf->dtb_flags = view->dtb_flags;
+	buf->dtb_drops = view->dtb_drops;
+	buf->dtb_xamot_offset = view->dtb_xamot_offset;
+	return offs;
+}
+
+intptr_t
 dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align, dtrace_state_t *state,
 		      dtrace_mstate_t *mstate)
 {
@@ -480,7 +517,7 @@ dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align, dtrace_
 
 	if (buf->dtb_flags & DTRACEBUF_FILL) {
 		/* Once full, only END and ERROR (in COOLDOWN) use the reserve. */
-		if (state->dts_activity != DTRACE_ACTIVITY_COOLDOWN &&
+		if (dtrace_state_activity(state) != DTRACE_ACTIVITY_COOLDOWN &&
 		    (buf->dtb_flags & DTRACEBUF_FULL))
 			return -1;
 	} else {

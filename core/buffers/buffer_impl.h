@@ -145,6 +145,25 @@ void dtrace_state_buffers_free(struct dtrace_state *state);
 intptr_t dtrace_buffer_reserve(dtrace_buffer_t *buf, size_t needed, size_t align,
 			       struct dtrace_state *state, struct dtrace_mstate *mstate);
 
+/*
+ * dtrace_buffer_reserve() for probe context on a header in shared memory
+ * (the state's, found through dtrace_state_geom()): the header is read
+ * once into `view` and checked against `g` (dtrace_bufgeom_check: the
+ * active half one the core allocated, the offsets within it), the
+ * reservation made on that copy, and what it changed stored back.  The
+ * caller writes its record through view->dtb_tomax, never through the
+ * shared header, which a traced process may rewrite at any time; at worst
+ * the records land in another of the buffers, which are all theirs to
+ * write anyway.  A header that fails the check is a drop (the consumer's
+ * next snapshot repairs it).  `g` NULL (a state a test built) is a plain
+ * dtrace_buffer_reserve() on `buf`, *view a copy of it afterwards.
+ * probe context: yes.
+ */
+struct dtrace_bufgeom;
+intptr_t dtrace_buffer_reserve_checked(dtrace_buffer_t *buf, const struct dtrace_bufgeom *g,
+				       size_t needed, size_t align, struct dtrace_state *state,
+				       struct dtrace_mstate *mstate, dtrace_buffer_t *view);
+
 /* Count a record dropped for want of room.  probe context: yes. */
 static inline void
 dtrace_buffer_drop(dtrace_buffer_t *buf)
@@ -271,6 +290,19 @@ uint32_t dtrace_aggregate(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf, intp
 			  dtrace_buffer_t *buf, uint64_t expr, uint64_t arg);
 
 /*
+ * dtrace_aggregate() in probe context on the state's shared header `buf`
+ * (`dbuf` the principal buffer's checked view): the header is read once,
+ * checked against its geometry `g` (dtrace_bufgeom_check) and its key index
+ * for consistency, the aggregation done on the copy and what changed
+ * stored back.  A corrupt header or key entry is an aggregation drop.  `g`
+ * NULL (a state a test built): dtrace_aggregate() on `buf` itself.
+ * probe context: yes.
+ */
+uint32_t dtrace_aggregate_checked(dtrace_aggregation_t *agg, dtrace_buffer_t *dbuf,
+				  intptr_t offset, dtrace_buffer_t *buf,
+				  const struct dtrace_bufgeom *g, uint64_t expr, uint64_t arg);
+
+/*
  * DTRACE_CTL_AGGDESC for one aggregation: in desc->dtagd_nrecs the room
  * (records the caller's structure holds, at least 1); out: dtagd_epid,
  * dtagd_size (key + value bytes), dtagd_nrecs (every record with a size:
@@ -387,13 +419,16 @@ void dtrace_speculation_clean(struct dtrace_state *state);
  * port's shared memory, which on the Linux host every traced process maps
  * and can write at will.  Probe context writes offsets, drops, flags, key
  * indexes and speculation states there; a traced process can write anything
- * else too.  The consumer's side of the core (the control operations, the
- * cleaner, GO and close) therefore never takes a buffer's address or size
- * from there: at GO it writes down, in private memory
- * (dtrace_port_zalloc_private), where each per-CPU array, each half and
- * each speculation is and how big, and checks every value it reads from
- * shared memory against that record, reading each value once.  Probe
- * context does not use the ledger and costs what it did.
+ * else too.  The core therefore never takes a buffer's address or size
+ * from there: at GO it writes down, in memory no traced process can write,
+ * where each per-CPU array, each half and each speculation is and how big
+ * (the geometries and the speculations' arrays in dtrace_port_zalloc
+ * memory, which the state points at so that probe context can read them;
+ * the rest private), and checks every value it reads from shared memory
+ * against that record, reading each value once: the consumer's side of the
+ * core (the control operations, the cleaner, GO and close) and, through
+ * dtrace_buffer_reserve_checked and dtrace_aggregate_checked, probe
+ * context, which the consumer's own process runs too.
  *
  * One ledger per state that has buffers, found by the state's address (the
  * consumer's own pointer; what it points at is shared), created by
@@ -424,9 +459,12 @@ typedef struct dtrace_ledger {
 	dtrace_buffer_t *dl_buffer;	   /* the per-CPU arrays as allocated */
 	dtrace_buffer_t *dl_aggbuffer;
 	dtrace_speculation_t *dl_specs;	   /* dl_nspec speculations */
-	dtrace_buffer_t **dl_specbuf;	   /* each speculation's per-CPU array */
 	uint8_t *dl_cleaning;		   /* per speculation: marked by this cleaning round */
+	/* In one dtrace_port_zalloc block of dl_shared_size bytes, which
+	 * probe context reads (the state points at both): */
+	size_t dl_shared_size;
 	dtrace_bufgeom_t *dl_geom;	   /* (2 + dl_nspec) x dl_ncpus, see dtrace_ledger_geom */
+	dtrace_buffer_t **dl_specbuf;	   /* each speculation's per-CPU array */
 	struct dtrace_ledger *dl_next;
 } dtrace_ledger_t;
 
@@ -438,7 +476,7 @@ typedef struct dtrace_ledger {
 
 /*
  * A new, registered ledger for `state` with room for nspec speculations on
- * ncpus CPUs, every geometry empty; NULL when private memory is short.
+ * ncpus CPUs, every geometry empty; NULL when memory is short.
  * probe context: no.
  */
 dtrace_ledger_t *dtrace_ledger_create(struct dtrace_state *state, uint32_t ncpus, int nspec);
@@ -461,7 +499,8 @@ dtrace_ledger_geom(const dtrace_ledger_t *l, int which)
  * 4-byte boundaries (the ring's oldest offset too, while it has wrapped).
  * Returns false -- the header is corrupt -- when the active half is not one
  * the core allocated (for a ring or fill buffer: not the first) or an
- * offset is out of bounds; `copy` is then unusable.  probe context: no.
+ * offset is out of bounds; `copy` is then unusable.  probe context: yes
+ * (it reads only `g` and the copy).
  */
 bool dtrace_bufgeom_check(const dtrace_bufgeom_t *g, dtrace_buffer_t *copy);
 

@@ -3,9 +3,11 @@
  * the checks of shared buffer headers against it.
  *
  * Why (buffer_impl.h has the whole story): buffer headers live in memory
- * traced processes can write, so the consumer's side of the core keeps in
- * private memory where every buffer is and how big, and believes a shared
- * header only as far as it agrees with that record.
+ * traced processes can write, so the core keeps where every buffer is and
+ * how big in memory they cannot write, and believes a shared header only as
+ * far as it agrees with that record.  The geometries and the speculations'
+ * arrays are dtrace_port_zalloc memory, which probe context reads too (see
+ * dtrace_buffer_reserve_checked); the rest is private.
  *
  * Who calls: dtrace_state_buffers() creates the ledger and fills it as it
  * allocates; the snapshots, STATUS, activation, the speculation cleaner and
@@ -22,9 +24,9 @@ static dtrace_ledger_t *dtrace_ledgers;
 dtrace_ledger_t *
 dtrace_ledger_create(dtrace_state_t *state, uint32_t ncpus, int nspec)
 {
-	size_t n = (size_t)nspec, geoms, size;
+	size_t n = (size_t)nspec, geoms, size, shared;
 	dtrace_ledger_t *l;
-	char *p;
+	char *p, *s;
 
 	if (nspec < 0 || ncpus == 0)
 		return NULL;
@@ -32,22 +34,28 @@ dtrace_ledger_create(dtrace_state_t *state, uint32_t ncpus, int nspec)
 	if (n > SIZE_MAX / 2 / sizeof(dtrace_bufgeom_t) / ncpus - 2)
 		return NULL;
 	geoms = (n + 2) * ncpus;
-	size = sizeof(*l) + geoms * sizeof(dtrace_bufgeom_t);
-	if (n > (SIZE_MAX - size) / (sizeof(dtrace_buffer_t *) + 1))
+	shared = geoms * sizeof(dtrace_bufgeom_t);
+	if (n > (SIZE_MAX - shared) / sizeof(dtrace_buffer_t *))
 		return NULL;
-	size += n * (sizeof(dtrace_buffer_t *) + 1);
+	shared += n * sizeof(dtrace_buffer_t *);
+	size = sizeof(*l) + n;
 
 	if ((p = dtrace_port_zalloc_private(size)) == NULL)
 		return NULL;
+	if ((s = dtrace_port_zalloc(shared)) == NULL) {
+		dtrace_port_free_private(p, size);
+		return NULL;
+	}
 	l = (dtrace_ledger_t *)(void *)p;
 	l->dl_state = state;
 	l->dl_ncpus = ncpus;
 	l->dl_nspec = nspec;
 	l->dl_size = size;
-	/* geometries, then the pointers (both 8-aligned), then the marks */
-	l->dl_geom = (dtrace_bufgeom_t *)(void *)(p + sizeof(*l));
+	l->dl_cleaning = (uint8_t *)(p + sizeof(*l));
+	/* geometries, then the pointers (both 8-aligned) */
+	l->dl_shared_size = shared;
+	l->dl_geom = (dtrace_bufgeom_t *)(void *)s;
 	l->dl_specbuf = (dtrace_buffer_t **)(void *)(l->dl_geom + geoms);
-	l->dl_cleaning = (uint8_t *)(l->dl_specbuf + n);
 	l->dl_next = dtrace_ledgers;
 	dtrace_ledgers = l;
 	return l;
@@ -66,6 +74,7 @@ dtrace_ledger_destroy(dtrace_ledger_t *l)
 			break;
 		}
 	}
+	dtrace_port_free(l->dl_geom, l->dl_shared_size);
 	dtrace_port_free_private(l, l->dl_size);
 }
 

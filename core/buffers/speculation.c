@@ -15,15 +15,20 @@
  * speculation() cannot hand it out, so its buffers are quiet.
  *
  * Bounded loops: each CAS loop retries only when another CPU moved the state,
- * which can happen only a few times before the state needs the cleaner;
- * commit's walks are bounded by the speculation buffer's size.
+ * which can happen only a few times before the state needs the cleaner (or,
+ * the words being in memory traced processes can write, when one of them
+ * keeps rewriting it: DTRACE_SPEC_TRIES caps that); commit's walks are
+ * bounded by the speculation buffer's size.  Probe context takes each CPU's
+ * buffer from the ledger's arrays and checks its header before copying
+ * (dtrace_buffer_reserve_checked and dtrace_bufgeom_check), so a rewritten
+ * header costs a drop, never a write outside the buffers.
  */
 #include "../dtrace_impl.h"
 
 dtrace_specid_t
 dtrace_speculation(dtrace_state_t *state)
 {
-	volatile uint64_t *stat = &state->dts_speculations_unavail;
+	bool busy = false;
 
 	for (int i = 0; i < state->dts_nspeculations; i++) {
 		dtrace_speculation_t *spec = &state->dts_speculations[i];
@@ -33,15 +38,38 @@ dtrace_speculation(dtrace_state_t *state)
 			/* a speculation being committed or discarded will free up */
 			if (current == DTRACESPEC_COMMITTINGMANY ||
 			    current == DTRACESPEC_COMMITTING || current == DTRACESPEC_DISCARDING)
-				stat = &state->dts_speculations_busy;
+				busy = true;
 			continue;
 		}
 		if (dtrace_cas32(&spec->dtsp_state, current, DTRACESPEC_ACTIVE) == current)
 			return (dtrace_specid_t)(i + 1);
 		/* another CPU took it first: try the next one */
 	}
-	dtrace_add64(stat, 1);
+	if (busy)
+		DTRACE_STATE_COUNT(state, dsr_speculations_busy);
+	else
+		DTRACE_STATE_COUNT(state, dsr_speculations_unavail);
 	return 0;
+}
+
+/*
+ * A state word changes under a CAS loop only when another CPU moved it on,
+ * a bounded number of times -- unless a traced process rewrites it without
+ * end (it is in memory they can write).  Past this many tries probe context
+ * gives up, as if the speculation were not active.
+ */
+#define DTRACE_SPEC_TRIES 64
+
+/* Speculation `which`'s buffer on `cpu`: from the per-CPU arrays the
+ * ledger recorded, never from the shared dtsp_buffer, which a traced
+ * process could point anywhere (a state a test built has only that). */
+static dtrace_buffer_t *
+dtrace_speculation_cpubuf(const dtrace_state_t *state, const dtrace_speculation_t *spec,
+			  dtrace_specid_t which, dtrace_cpuid_t cpu)
+{
+	if (state->dts_specbuf != NULL)
+		return &state->dts_specbuf[which - 1][cpu];
+	return &spec->dtsp_buffer[cpu];
 }
 
 dtrace_buffer_t *
@@ -50,6 +78,7 @@ dtrace_speculation_buffer(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 	dtrace_speculation_t *spec;
 	dtrace_buffer_t *buf;
 	uint32_t current, new;
+	int tries = 0;
 
 	if (which == 0)
 		return NULL;
@@ -58,9 +87,11 @@ dtrace_speculation_buffer(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 		return NULL;
 	}
 	spec = &state->dts_speculations[which - 1];
-	buf = &spec->dtsp_buffer[cpu];
+	buf = dtrace_speculation_cpubuf(state, spec, which, cpu);
 
 	do {
+		if (tries++ == DTRACE_SPEC_TRIES)
+			return NULL;
 		current = dtrace_load_acquire32(&spec->dtsp_state);
 		switch (current) {
 		case DTRACESPEC_ACTIVE:
@@ -85,14 +116,27 @@ dtrace_speculation_buffer(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 	return buf;
 }
 
-/* Copy this CPU's speculative records into its principal buffer. */
+/*
+ * Copy this CPU's speculative records into its principal buffer.  Both
+ * headers are read once and checked against their geometries (gsrc, gdest;
+ * NULL in a state a test built): a corrupt one is a drop, and the copy
+ * never reads or writes outside the two buffers.
+ */
 static void
-dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, dtrace_buffer_t *dest)
+dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, const dtrace_bufgeom_t *gsrc,
+			dtrace_buffer_t *dest, const dtrace_bufgeom_t *gdest)
 {
+	dtrace_buffer_t s, d;
 	uint64_t now, saddr;
 	intptr_t offs;
 
-	if ((offs = dtrace_buffer_reserve(dest, src->dtb_offset, sizeof(uint64_t), state, NULL)) < 0) {
+	memcpy(&s, (const void *)src, sizeof(s));
+	if (gsrc != NULL && !dtrace_bufgeom_check(gsrc, &s)) {
+		dtrace_buffer_drop(dest);
+		return;
+	}
+	if ((offs = dtrace_buffer_reserve_checked(dest, gdest, s.dtb_offset, sizeof(uint64_t), state,
+						  NULL, &d)) < 0) {
 		/*
 		 * No room: a drop in the principal buffer, on top of the one
 		 * the reservation may have counted itself -- DTrace counts both.
@@ -100,7 +144,7 @@ dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, dtrace_buff
 		dtrace_buffer_drop(dest);
 		return;
 	}
-	if (src->dtb_offset == 0) {
+	if (s.dtb_offset == 0) {
 		dest->dtb_offset = (uint64_t)offs;
 		return;
 	}
@@ -110,8 +154,8 @@ dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, dtrace_buff
 	 * commit time, so that the principal buffer stays in time order.
 	 */
 	now = dtrace_port_gethrtime();
-	for (saddr = 0; saddr + sizeof(dtrace_epid_t) <= src->dtb_offset;) {
-		dtrace_rechdr_t *dtrh = (dtrace_rechdr_t *)(void *)(src->dtb_tomax + saddr);
+	for (saddr = 0; saddr + sizeof(dtrace_epid_t) <= s.dtb_offset;) {
+		dtrace_rechdr_t *dtrh = (dtrace_rechdr_t *)(void *)(s.dtb_tomax + saddr);
 		dtrace_epid_t epid = dtrh->dtrh_epid;
 		uint64_t size;
 
@@ -121,14 +165,14 @@ dtrace_speculation_copy(dtrace_state_t *state, dtrace_buffer_t *src, dtrace_buff
 			continue;
 		}
 		size = state->dts_ecbs[epid - 1]->dte_size;
-		if (size < sizeof(dtrace_rechdr_t) || saddr + size > src->dtb_offset)
+		if (size < sizeof(dtrace_rechdr_t) || saddr + size > s.dtb_offset)
 			break;
 		DTRACE_RECORD_STORE_TIMESTAMP(dtrh, now);
 		saddr += size;
 	}
 
-	memcpy(dest->dtb_tomax + offs, src->dtb_tomax, src->dtb_offset);
-	dest->dtb_offset = (uint64_t)offs + src->dtb_offset;
+	memcpy(d.dtb_tomax + offs, s.dtb_tomax, s.dtb_offset);
+	dest->dtb_offset = (uint64_t)offs + s.dtb_offset;
 }
 
 void
@@ -137,6 +181,7 @@ dtrace_speculation_commit(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 	dtrace_speculation_t *spec;
 	dtrace_buffer_t *src, *dest;
 	uint32_t current, new = DTRACESPEC_INACTIVE;
+	int tries = 0;
 
 	if (which == 0)
 		return;
@@ -145,10 +190,12 @@ dtrace_speculation_commit(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 		return;
 	}
 	spec = &state->dts_speculations[which - 1];
-	src = &spec->dtsp_buffer[cpu];
+	src = dtrace_speculation_cpubuf(state, spec, which, cpu);
 	dest = &state->dts_buffer[cpu];
 
 	do {
+		if (tries++ == DTRACE_SPEC_TRIES)
+			return;
 		current = dtrace_load_acquire32(&spec->dtsp_state);
 		if (current == DTRACESPEC_COMMITTINGMANY)
 			break; /* another CPU committed; ours is copied below */
@@ -176,7 +223,9 @@ dtrace_speculation_commit(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spec
 	} while (dtrace_cas32(&spec->dtsp_state, current, new) != current);
 
 	/* (even an empty commit reserves, aligning the principal buffer, as DTrace) */
-	dtrace_speculation_copy(state, src, dest);
+	dtrace_speculation_copy(state, src,
+				dtrace_state_geom(state, DTRACE_LEDGER_SPEC + (int)(which - 1), cpu), dest,
+				dtrace_state_geom(state, DTRACE_LEDGER_PRINCIPAL, cpu));
 
 	/* Alone on this speculation: it is free again at once. */
 	if (current == DTRACESPEC_ACTIVE ||
@@ -195,6 +244,7 @@ dtrace_speculation_discard(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spe
 	dtrace_speculation_t *spec;
 	dtrace_buffer_t *buf;
 	uint32_t current, new;
+	int tries = 0;
 
 	if (which == 0)
 		return;
@@ -203,9 +253,11 @@ dtrace_speculation_discard(dtrace_state_t *state, dtrace_cpuid_t cpu, dtrace_spe
 		return;
 	}
 	spec = &state->dts_speculations[which - 1];
-	buf = &spec->dtsp_buffer[cpu];
+	buf = dtrace_speculation_cpubuf(state, spec, which, cpu);
 
 	do {
+		if (tries++ == DTRACE_SPEC_TRIES)
+			return;
 		current = dtrace_load_acquire32(&spec->dtsp_state);
 		switch (current) {
 		case DTRACESPEC_ACTIVE:
@@ -262,7 +314,7 @@ dtrace_speculation_clean_commit(dtrace_state_t *state, dtrace_buffer_t *src,
 		src->dtb_xamot_drops++;
 		return;
 	}
-	dtrace_speculation_copy(state, &s, &d);
+	dtrace_speculation_copy(state, &s, NULL, &d, NULL); /* copies checked above */
 	dest->dtb_offset = d.dtb_offset;
 	dest->dtb_drops = d.dtb_drops;
 	dest->dtb_flags = d.dtb_flags;
@@ -373,8 +425,10 @@ dtrace_buffer_status(dtrace_state_t *state, dtrace_status_t *st)
 	dtrace_ledger_t *l = dtrace_ledger_lookup(state);
 
 	st->dtst_specdrops = 0;
-	st->dtst_specdrops_busy = state->dts_speculations_busy;
-	st->dtst_specdrops_unavail = state->dts_speculations_unavail;
+	if (state->dts_rw != NULL) {
+		st->dtst_specdrops_busy = state->dts_rw->dsr_speculations_busy;
+		st->dtst_specdrops_unavail = state->dts_rw->dsr_speculations_unavail;
+	}
 	if (l == NULL)
 		return;
 	/* counts only; the arrays are the ledger's */

@@ -320,7 +320,9 @@ dif_store_remain(uint64_t addr, size_t sz, const dtrace_mstate_t *mstate,
 
 		for (int i = 0; i < n; i++) {
 			const dtrace_statvar_t *sv = svars[i];
-			if (sv == NULL || sv->dtsv_size == 0)
+			/* a scalar global's storage is no D object */
+			if (sv == NULL || sv->dtsv_size == 0 ||
+			    (pass == 1 && !(sv->dtsv_var.dtdv_type.dtdt_flags & DIF_TF_BYREF)))
 				continue;
 			if (dtrace_dif_inrange(addr, sz, sv->dtsv_data, sv->dtsv_size))
 				return sv->dtsv_data + sv->dtsv_size - addr;

@@ -124,16 +124,19 @@ typedef struct dtrace_mstate {
 } dtrace_mstate_t;
 
 /*
- * A global or clause-local variable's storage.  Scalars: a global's value
- * is dtsv_data itself; a clause-local's is one uint64_t per CPU at
- * dtsv_data.  By-reference types (strings, structs): per instance, an
- * 8-byte header whose first byte is 0xff while the variable is unset (reads
- * give NULL), then dif_byref_size() bytes (a string's dtdt_size and a NUL
- * never written); clause-locals have one instance per CPU.
+ * A global or clause-local variable's storage, at dtsv_data
+ * (dtrace_port_zalloc_probe memory: probe context writes it; the statvar
+ * itself, which says where, is dtrace_port_zalloc memory and read-only to
+ * probe context).  Scalars: a global's value is one uint64_t; a
+ * clause-local's is one uint64_t per CPU.  By-reference types (strings,
+ * structs): per instance, an 8-byte header whose first byte is 0xff while
+ * the variable is unset (reads give NULL), then dif_byref_size() bytes (a
+ * string's dtdt_size and a NUL never written); clause-locals have one
+ * instance per CPU.
  */
 typedef struct dtrace_statvar {
-	uint64_t dtsv_data;	       /* value, or address of its storage */
-	size_t dtsv_size;	       /* bytes of storage (0: scalar global) */
+	uint64_t dtsv_data;	       /* address of its storage */
+	size_t dtsv_size;	       /* bytes of storage */
 	int dtsv_refcnt;	       /* DIFOs that use it */
 	dtrace_difv_t dtsv_var;
 } dtrace_statvar_t;
@@ -199,7 +202,7 @@ typedef enum dtrace_dynvar_op {
 	DTRACE_DYNVAR_DEALLOC	/* free if present; returns NULL */
 } dtrace_dynvar_op_t;
 
-/* dtds_state: why allocation last failed, for the drop counters. */
+/* dtdsc_state of CPU 0: why allocation last failed, for the drop counters. */
 #define DTRACE_DSTATE_CLEAN 0
 #define DTRACE_DSTATE_EMPTY 1
 #define DTRACE_DSTATE_DIRTY 2
@@ -213,7 +216,10 @@ typedef struct dtrace_dstate_percpu {
 	volatile uint64_t dtdsc_drops;
 	volatile uint64_t dtdsc_dirty_drops;
 	volatile uint64_t dtdsc_rinsing_drops;
-	uint64_t dtdsc_pad[1]; /* one 64-byte line per CPU */
+	/* CPU 0's only: DTRACE_DSTATE_*, why allocation last failed.  Here
+	 * and not in the dstate because probe context writes it. */
+	volatile uint32_t dtdsc_state;
+	uint32_t dtdsc_pad; /* one 64-byte line per CPU */
 } dtrace_dstate_percpu_t;
 
 /* Smallest chunk, and the chunk size when no DIFO stores a dynamic variable. */
@@ -224,8 +230,8 @@ typedef struct dtrace_dstate {
 	size_t dtds_size;
 	size_t dtds_hashsize;		   /* buckets */
 	size_t dtds_chunksize;		   /* grown by dtrace_difo_init() */
+	size_t dtds_nchunks;		   /* chunks after the hash table */
 	dtrace_dynhash_t *dtds_hash;
-	volatile uint32_t dtds_state;	   /* DTRACE_DSTATE_* */
 	uint32_t dtds_ncpus;
 	dtrace_dstate_percpu_t *dtds_percpu; /* dtds_ncpus entries */
 } dtrace_dstate_t;
@@ -291,6 +297,14 @@ void dtrace_dstate_drops(const dtrace_dstate_t *ds, uint64_t *drops, uint64_t *d
 dtrace_dynvar_t *dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key,
 			       size_t dsize, dtrace_dynvar_op_t op, dtrace_mstate_t *mstate,
 			       dtrace_vstate_t *vs);
+/* The data of a variable dtrace_dynvar() returned, `dsize` bytes: its
+ * dtdv_data read once and believed only inside the variable's own chunk
+ * (the store is memory traced processes can write); NULL otherwise, which
+ * the caller treats as a drop.  probe context: yes. */
+void *dtrace_dynvar_data(const dtrace_dstate_t *ds, const dtrace_dynvar_t *dv, size_t dsize);
+/* Count a drop of the store on the firing CPU (a variable it found is
+ * corrupt) and drop the record.  probe context: yes. */
+void dtrace_dynvar_drop(dtrace_dstate_t *ds, dtrace_mstate_t *mstate);
 
 /* --- Running DIF (probe context) ------------------------------------------- */
 

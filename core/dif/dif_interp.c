@@ -367,7 +367,7 @@ op_ldgs: {
 	if (id >= (uint32_t)vs->dtvs_nglobals || (sv = vs->dtvs_globals[id]) == NULL)
 		goto illop; /* DIFO not initialized for this state */
 	if (!(sv->dtsv_var.dtdv_type.dtdt_flags & DIF_TF_BYREF)) {
-		regs[rd] = sv->dtsv_data;
+		regs[rd] = *(const uint64_t *)(uintptr_t)sv->dtsv_data;
 		DISPATCH();
 	}
 	a = (uintptr_t)sv->dtsv_data;
@@ -383,7 +383,7 @@ op_stgs: {
 	if (id >= (uint32_t)vs->dtvs_nglobals || (sv = vs->dtvs_globals[id]) == NULL)
 		goto illop;
 	if (!(sv->dtsv_var.dtdv_type.dtdt_flags & DIF_TF_BYREF)) {
-		sv->dtsv_data = regs[rd];
+		*(uint64_t *)(uintptr_t)sv->dtsv_data = regs[rd];
 		DISPATCH();
 	}
 	a = (uintptr_t)sv->dtsv_data;
@@ -434,6 +434,7 @@ op_ldts:
 op_stts: {
 	const dtrace_difv_t *v;
 	dtrace_dynvar_t *dvar;
+	void *data = NULL;
 	dtrace_key_t *key = &tupregs[DIF_DTR_NREGS];
 	bool load = DIF_INSTR_OP(instr) == DIF_OP_LDTS;
 
@@ -450,20 +451,26 @@ op_stts: {
 			     : regs[rd] != 0 ? DTRACE_DYNVAR_ALLOC
 					     : DTRACE_DYNVAR_DEALLOC,
 			     mstate, vs);
+	/* the data as far as it lies in the variable's own chunk: the store
+	 * is memory traced processes can write */
+	if (dvar != NULL && (data = dtrace_dynvar_data(&vs->dtvs_dynvars, dvar, dif_dsize(v))) == NULL) {
+		dtrace_dynvar_drop(&vs->dtvs_dynvars, mstate);
+		dvar = NULL;
+	}
 	if (load) {
 		if (dvar == NULL)
 			regs[rd] = 0;
 		else if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-			regs[rd] = (uintptr_t)dvar->dtdv_data;
+			regs[rd] = (uintptr_t)data;
 		else
-			regs[rd] = *(const uint64_t *)dvar->dtdv_data;
+			regs[rd] = *(const uint64_t *)data;
 		CHECKED();
 	}
 	if (dvar != NULL) {
 		if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-			dif_vcopy(mstate, vs, state, regs[rd], dvar->dtdv_data, &v->dtdv_type);
+			dif_vcopy(mstate, vs, state, regs[rd], data, &v->dtdv_type);
 		else
-			*(uint64_t *)dvar->dtdv_data = regs[rd];
+			*(uint64_t *)data = regs[rd];
 	}
 	CHECKED();
 }
@@ -520,6 +527,7 @@ op_sttaa: {
 	bool load = op == DIF_OP_LDGAA || op == DIF_OP_LDTAA;
 	const dtrace_difv_t *v;
 	dtrace_dynvar_t *dvar;
+	void *data = NULL;
 
 	id = DIF_INSTR_VAR(instr) - DIF_VAR_OTHER_UBASE;
 	if (tls) {
@@ -542,20 +550,26 @@ op_sttaa: {
 			     : regs[rd] != 0 ? DTRACE_DYNVAR_ALLOC
 					     : DTRACE_DYNVAR_DEALLOC,
 			     mstate, vs);
+	/* the data as far as it lies in the variable's own chunk: the store
+	 * is memory traced processes can write */
+	if (dvar != NULL && (data = dtrace_dynvar_data(&vs->dtvs_dynvars, dvar, dif_dsize(v))) == NULL) {
+		dtrace_dynvar_drop(&vs->dtvs_dynvars, mstate);
+		dvar = NULL;
+	}
 	if (load) {
 		if (dvar == NULL)
 			regs[rd] = 0;
 		else if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-			regs[rd] = (uintptr_t)dvar->dtdv_data;
+			regs[rd] = (uintptr_t)data;
 		else
-			regs[rd] = *(const uint64_t *)dvar->dtdv_data;
+			regs[rd] = *(const uint64_t *)data;
 		CHECKED();
 	}
 	if (dvar != NULL) {
 		if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-			dif_vcopy(mstate, vs, state, regs[rd], dvar->dtdv_data, &v->dtdv_type);
+			dif_vcopy(mstate, vs, state, regs[rd], data, &v->dtdv_type);
 		else
-			*(uint64_t *)dvar->dtdv_data = regs[rd];
+			*(uint64_t *)data = regs[rd];
 	}
 	CHECKED();
 }

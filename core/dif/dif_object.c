@@ -59,7 +59,7 @@ statvar_put(dtrace_statvar_t **slot)
 	if (sv == NULL || --sv->dtsv_refcnt > 0)
 		return;
 	if (sv->dtsv_size != 0)
-		dtrace_port_free((void *)(uintptr_t)sv->dtsv_data, sv->dtsv_size);
+		dtrace_port_free_probe((void *)(uintptr_t)sv->dtsv_data, sv->dtsv_size);
 	dtrace_port_free(sv, sizeof(*sv));
 	*slot = NULL;
 }
@@ -244,8 +244,12 @@ dtrace_difo_init(dtrace_difo_t *dp, dtrace_vstate_t *vs)
 				  sizeof(dtrace_statvar_t *)))
 				goto nomem;
 			slot = &vs->dtvs_globals[ndx];
-			if (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
-				dsize = dif_byref_size(&v->dtdv_type) + sizeof(uint64_t);
+			/* a scalar's value has storage of its own too: probe
+			 * context writes it, and the statvar (which says where
+			 * the storage is) must stay read-only to probe context */
+			dsize = (v->dtdv_type.dtdt_flags & DIF_TF_BYREF)
+					? dif_byref_size(&v->dtdv_type) + sizeof(uint64_t)
+					: sizeof(uint64_t);
 			break;
 		}
 		if ((sv = *slot) == NULL) {
@@ -253,7 +257,7 @@ dtrace_difo_init(dtrace_difo_t *dp, dtrace_vstate_t *vs)
 				goto nomem;
 			sv->dtsv_var = *v;
 			if ((sv->dtsv_size = dsize) != 0) {
-				void *data = dtrace_port_zalloc(dsize);
+				void *data = dtrace_port_zalloc_probe(dsize);
 
 				if (data == NULL) {
 					dtrace_port_free(sv, sizeof(*sv));
@@ -312,7 +316,8 @@ dtrace_vstate_fini(dtrace_vstate_t *vs)
 			if (sv == NULL)
 				continue;
 			if (sv->dtsv_size != 0)
-				dtrace_port_free((void *)(uintptr_t)sv->dtsv_data, sv->dtsv_size);
+				dtrace_port_free_probe((void *)(uintptr_t)sv->dtsv_data,
+						       sv->dtsv_size);
 			dtrace_port_free(sv, sizeof(*sv));
 		}
 		if (arr != NULL)

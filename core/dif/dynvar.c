@@ -56,11 +56,11 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 	if (size < chunksize + sizeof(dtrace_dynhash_t))
 		size = chunksize + sizeof(dtrace_dynhash_t);
 
-	if ((base = dtrace_port_zalloc(size)) == NULL)
+	if ((base = dtrace_port_zalloc_probe(size)) == NULL)
 		return DTRACE_ENOMEM;
-	ds->dtds_percpu = dtrace_port_zalloc(ncpus * sizeof(dtrace_dstate_percpu_t));
+	ds->dtds_percpu = dtrace_port_zalloc_probe(ncpus * sizeof(dtrace_dstate_percpu_t));
 	if (ds->dtds_percpu == NULL) {
-		dtrace_port_free(base, size);
+		dtrace_port_free_probe(base, size);
 		return DTRACE_ENOMEM;
 	}
 
@@ -77,7 +77,7 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 	ds->dtds_hashsize = hashsize;
 	ds->dtds_hash = (dtrace_dynhash_t *)base;
 	ds->dtds_ncpus = ncpus;
-	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 	for (i = 0; i < hashsize; i++)
 		ds->dtds_hash[i].dtdh_chain = &dynvar_sink;
 
@@ -88,6 +88,7 @@ dtrace_dstate_init(dtrace_dstate_t *ds, size_t size)
 	 */
 	start = (uintptr_t)base + hashsize * sizeof(dtrace_dynhash_t);
 	nchunks = ((uintptr_t)base + size - start) / chunksize;
+	ds->dtds_nchunks = nchunks;
 	per = nchunks / ncpus;
 	for (uint32_t cpu = 0; cpu < ncpus && nchunks != 0; cpu++) {
 		size_t first = per == 0 ? 0 : cpu * per;
@@ -112,13 +113,13 @@ void
 dtrace_dstate_fini(dtrace_dstate_t *ds)
 {
 	if (ds->dtds_base != NULL)
-		dtrace_port_free(ds->dtds_base, ds->dtds_size);
+		dtrace_port_free_probe(ds->dtds_base, ds->dtds_size);
 	if (ds->dtds_percpu != NULL)
-		dtrace_port_free(ds->dtds_percpu, ds->dtds_ncpus * sizeof(dtrace_dstate_percpu_t));
+		dtrace_port_free_probe(ds->dtds_percpu, ds->dtds_ncpus * sizeof(dtrace_dstate_percpu_t));
 	ds->dtds_base = NULL;
 	ds->dtds_percpu = NULL;
 	ds->dtds_hash = NULL;
-	ds->dtds_size = ds->dtds_hashsize = 0;
+	ds->dtds_size = ds->dtds_hashsize = ds->dtds_nchunks = 0;
 	ds->dtds_ncpus = 0;
 }
 
@@ -302,7 +303,7 @@ dtrace_dynvar_clean(dtrace_dstate_t *ds)
 	}
 	/* Every CPU sees the clean lists before the state says CLEAN. */
 	dynvar_sync();
-	ds->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 }
 
 /* --- Probe context ------------------------------------------------------------------ */
@@ -359,35 +360,98 @@ dynvar_hash(const dtrace_key_t *key, uint32_t nkeys, dtrace_mstate_t *mstate,
 	return h;
 }
 
+/*
+ * Probe context follows what it reads in the store, and a traced process
+ * can write the store: a pointer read there is believed only when it is
+ * the sink or points at a whole chunk of this store (checked arithmetic on
+ * the store's bounds, which are in memory probe context cannot write).  A
+ * pointer that is not is corruption, counted as a drop.
+ */
 static bool
-dynvar_match(const dtrace_dynvar_t *dv, const dtrace_key_t *key, uint32_t nkeys,
-	     dtrace_mstate_t *mstate)
+dynvar_chunk_ok(const dtrace_dstate_t *ds, const dtrace_dynvar_t *dv)
+{
+	uintptr_t p = (uintptr_t)dv, start, end;
+
+	if (dv == &dynvar_sink)
+		return true;
+	start = (uintptr_t)ds->dtds_base + ds->dtds_hashsize * sizeof(dtrace_dynhash_t);
+	end = (uintptr_t)ds->dtds_base + ds->dtds_size;
+	return (p & 7) == 0 && p >= start && p <= end && end - p >= ds->dtds_chunksize;
+}
+
+/* The store is corrupt: count it as this CPU's drop and drop the record. */
+static void
+dynvar_corrupt(dtrace_dstate_t *ds, dtrace_cpuid_t me)
+{
+	dtrace_add64(&ds->dtds_percpu[me].dtdsc_drops, 1);
+	dtrace_cpu_core[me].cpuc_flags |= DTRACE_CPUF_DROP;
+}
+
+void
+dtrace_dynvar_drop(dtrace_dstate_t *ds, dtrace_mstate_t *mstate)
+{
+	if (ds->dtds_percpu != NULL && mstate->dtms_cpu < ds->dtds_ncpus)
+		dynvar_corrupt(ds, mstate->dtms_cpu);
+}
+
+void *
+dtrace_dynvar_data(const dtrace_dstate_t *ds, const dtrace_dynvar_t *dv, size_t dsize)
+{
+	uintptr_t data = (uintptr_t)dv->dtdv_data, p = (uintptr_t)dv;
+
+	/* inside its own chunk, after the header, with room for the value */
+	if (data < (uintptr_t)&dv->dtdv_tuple || data - p > ds->dtds_chunksize ||
+	    dsize > ds->dtds_chunksize - (data - p))
+		return NULL;
+	return (void *)data;
+}
+
+static bool
+dynvar_match(const dtrace_dstate_t *ds, const dtrace_dynvar_t *dv, const dtrace_key_t *key,
+	     uint32_t nkeys, dtrace_mstate_t *mstate)
 {
 	const dtrace_key_t *dk = dv->dtdv_tuple.dtt_key;
+	uintptr_t p = (uintptr_t)dv;
 
-	if (dv->dtdv_tuple.dtt_nkeys != nkeys)
+	if (dv->dtdv_tuple.dtt_nkeys != nkeys ||
+	    (uintptr_t)&dk[nkeys] - p > ds->dtds_chunksize)
 		return false;
 	for (uint32_t i = 0; i < nkeys; i++) {
-		if (dk[i].dttk_size != key[i].dttk_size)
+		uint64_t v = dk[i].dttk_value, size = key[i].dttk_size;
+
+		if (dk[i].dttk_size != size)
 			return false; /* size or by-value/by-reference mismatch */
-		if (dk[i].dttk_size == 0) {
-			if (dk[i].dttk_value != key[i].dttk_value)
+		if (size == 0) {
+			if (v != key[i].dttk_value)
 				return false;
-		} else if (dtrace_dif_bcmp(mstate, key[i].dttk_value,
-					   (const void *)(uintptr_t)dk[i].dttk_value,
-					   dk[i].dttk_size) != 0) {
-			return false;
+			continue;
 		}
+		/* by-reference key bytes: inside this chunk, or no match */
+		if (v < p || v - p > ds->dtds_chunksize || size > ds->dtds_chunksize - (v - p))
+			return false;
+		if (dtrace_dif_bcmp(mstate, key[i].dttk_value, (const void *)(uintptr_t)v,
+				    (size_t)size) != 0)
+			return false;
 	}
 	return true;
 }
 
+/* Tries at a CAS another CPU (or a traced process) keeps winning, and at
+ * the bucket lock, before probe context gives up with a drop. */
+#define DYNVAR_TRIES 64
+#define DYNVAR_LOCK_SPINS (1u << 20)
+
+/* Push a freed chunk on a dirty list; a chunk that cannot be pushed (the
+ * head kept changing) is lost to the store until it is made again. */
 static void
 dynvar_push_dirty(dtrace_dstate_percpu_t *dcpu, dtrace_dynvar_t *dv)
 {
 	dtrace_dynvar_t *head;
+	int tries = 0;
 
 	do {
+		if (tries++ == DYNVAR_TRIES)
+			return;
 		head = dcpu->dtdsc_dirty;
 		dv->dtdv_next = head;
 	} while (dtrace_casptr((void *volatile *)&dcpu->dtdsc_dirty, head, dv) != head);
@@ -400,10 +464,22 @@ dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
 	dtrace_dstate_percpu_t *mine = &ds->dtds_percpu[me], *dcpu = mine;
 	uint32_t cpu = me, nstate = DTRACE_DSTATE_EMPTY;
 	dtrace_dynvar_t *free, *clean;
+	/* a lap of the CPUs per state change, and the CAS retries */
+	uint64_t tries = 0, maxtries = 4 * (uint64_t)ds->dtds_ncpus + DYNVAR_TRIES;
 
 	for (;;) {
+		if (tries++ == maxtries) {
+			dynvar_corrupt(ds, me);
+			return NULL;
+		}
 		free = dcpu->dtdsc_free;
 		if (free != NULL) {
+			if (free == &dynvar_sink || !dynvar_chunk_ok(ds, free)) {
+				/* a list a traced process broke: cut it */
+				(void)dtrace_casptr((void *volatile *)&dcpu->dtdsc_free, free, NULL);
+				dynvar_corrupt(ds, me);
+				return NULL;
+			}
 			if (dtrace_casptr((void *volatile *)&dcpu->dtdsc_free, free,
 					  free->dtdv_next) == free)
 				return free;
@@ -416,16 +492,21 @@ dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
 				continue;
 			dcpu = mine;
 			if (dtrace_casptr((void *volatile *)&mine->dtdsc_free, NULL, clean) != NULL) {
-				/* Our free list refilled meanwhile: keep the list on dirty. */
-				while (clean != NULL) {
-					dtrace_dynvar_t *next = clean->dtdv_next;
+				/* Our free list refilled meanwhile: keep the list on dirty
+				 * (as far as it is a list of this store's chunks). */
+				for (size_t n = 0; clean != NULL && n < ds->dtds_nchunks; n++) {
+					dtrace_dynvar_t *next;
+
+					if (clean == &dynvar_sink || !dynvar_chunk_ok(ds, clean))
+						break;
+					next = clean->dtdv_next;
 					dynvar_push_dirty(mine, clean);
 					clean = next;
 				}
 			}
 			continue;
 		}
-		switch (ds->dtds_state) {
+		switch (ds->dtds_percpu[0].dtdsc_state) {
 		case DTRACE_DSTATE_CLEAN:
 			/* Note why this CPU is empty, then try the next CPU. */
 			if (dcpu->dtdsc_dirty != NULL && nstate == DTRACE_DSTATE_EMPTY)
@@ -438,7 +519,7 @@ dynvar_take(dtrace_dstate_t *ds, dtrace_cpuid_t me, dtrace_mstate_t *mstate)
 			if (cpu != me)
 				continue;
 			/* A whole lap found nothing: record why, and count it below. */
-			dtrace_cas32(&ds->dtds_state, DTRACE_DSTATE_CLEAN, nstate);
+			dtrace_cas32(&ds->dtds_percpu[0].dtdsc_state, DTRACE_DSTATE_CLEAN, nstate);
 			continue;
 		case DTRACE_DSTATE_DIRTY:
 			dtrace_add64(&mine->dtdsc_dirty_drops, 1);
@@ -466,7 +547,8 @@ dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key, size
 	dtrace_dynvar_t *dv, *start, *prev;
 	uint64_t hashval, ksize;
 	uintptr_t lock, kdata;
-	size_t bucket;
+	size_t bucket, steps;
+	int tries = 0;
 
 	if (ds->dtds_base == NULL || nkeys == 0 || nkeys > DIF_DTR_NREGS + 2)
 		return NULL; /* no store (never started) */
@@ -477,9 +559,14 @@ dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key, size
 	if (op == DTRACE_DYNVAR_DEALLOC) {
 		volatile uintptr_t *lockp = &hash[bucket].dtdh_lock;
 
-		/* Only frees take this; each holds it for one bounded walk. */
-		for (;;) {
-			while ((lock = *lockp) & 1)
+		/* Only frees take this; each holds it for one bounded walk (a
+		 * lock word a traced process left odd is given up on). */
+		for (uint32_t spins = 0;; spins++) {
+			if (spins == DYNVAR_LOCK_SPINS) {
+				dynvar_corrupt(ds, me);
+				return NULL;
+			}
+			if ((lock = *lockp) & 1)
 				continue;
 			if (dtrace_casptr((void *volatile *)lockp, (void *)lock,
 					  (void *)(lock + 1)) == (void *)lock)
@@ -490,15 +577,26 @@ dtrace_dynvar(dtrace_dstate_t *ds, uint32_t nkeys, const dtrace_key_t *key, size
 
 again:
 	for (;;) {
+		if (tries++ == DYNVAR_TRIES) {
+			dynvar_corrupt(ds, me);
+			goto unlock_out;
+		}
 		prev = NULL;
 		lock = hash[bucket].dtdh_lock;
 		dtrace_membar_consumer();
 		start = hash[bucket].dtdh_chain;
 
-		for (dv = start; dv->dtdv_hashval != DTRACE_DYNHASH_SINK; dv = dv->dtdv_next) {
+		/* No chain is longer than the store has chunks. */
+		for (dv = start, steps = 0;; dv = dv->dtdv_next, steps++) {
+			if (!dynvar_chunk_ok(ds, dv) || steps > ds->dtds_nchunks) {
+				dynvar_corrupt(ds, me);
+				goto unlock_out;
+			}
+			if (dv->dtdv_hashval == DTRACE_DYNHASH_SINK)
+				break;
 			if (dv->dtdv_hashval == DTRACE_DYNHASH_FREE)
 				break; /* the chain changed under us: walk again */
-			if (dv->dtdv_hashval == hashval && dynvar_match(dv, key, nkeys, mstate))
+			if (dv->dtdv_hashval == hashval && dynvar_match(ds, dv, key, nkeys, mstate))
 				break;
 			if (dtrace_dif_faulted(mstate))
 				goto unlock_out;

@@ -114,7 +114,7 @@ agent_hook(uint64_t key, uintptr_t addr, isa_regs_t *regs)
 	    agent_quiet)
 		return;
 	linux_unwind_refresh();
-	gen = __atomic_add_fetch(&b->lab_modgen, 1, __ATOMIC_ACQ_REL);
+	gen = __atomic_add_fetch(&b->lab_counts->lac_modgen, 1, __ATOMIC_ACQ_REL);
 	memset(&m, 0, sizeof(m));
 	m.am_type = LINUX_AGENT_MODULES;
 	m.am_pid = (uint32_t)agent_pid;
@@ -196,7 +196,7 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	if (rv == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
 		if (agent_block != NULL)
-			__atomic_add_fetch(&agent_block->lab_traps, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&agent_block->lab_counts->lac_traps, 1, __ATOMIC_RELAXED);
 		return true;
 	}
 	if (rv == INST_TRAP_FAULT) {
@@ -213,7 +213,7 @@ vanished:
 		return true;
 	}
 	if (agent_block != NULL)
-		__atomic_add_fetch(&agent_block->lab_foreign, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&agent_block->lab_counts->lac_foreign, 1, __ATOMIC_RELAXED);
 	return false;
 }
 
@@ -246,17 +246,17 @@ agent_handshake(int sock)
 		return err;
 	if ((err = linux_agent_recv(sock, &m, fds, 4, &nfds, -1)) != 0)
 		goto out;
-	if (m.am_type != LINUX_AGENT_SETUP || nfds != 2) {
+	if (m.am_type != LINUX_AGENT_SETUP || nfds != 3) {
 		err = EPROTO;
 		goto out;
 	}
-	if ((err = linux_arena_attach(fds[0])) != 0 ||
+	if ((err = linux_arena_attach(fds[0], fds[2])) != 0 ||
 	    (uintptr_t)linux_arena != (uintptr_t)m.am_arg[AM_ARENA_BASE]) {
 		err = err != 0 ? err : EEXIST;
 		agent_fail(sock, err);
 		goto out;
 	}
-	fds[0] = -1; /* the arena keeps it */
+	fds[0] = fds[2] = -1; /* the arena keeps them */
 	if ((err = linux_code_attach(fds[1], (uintptr_t)m.am_arg[AM_CODE_BASE],
 				     (size_t)m.am_arg[AM_CODE_SIZE])) != 0 ||
 	    (err = dtrace_attach((void *)(uintptr_t)m.am_arg[AM_CORE])) != 0 ||
@@ -281,7 +281,7 @@ agent_handshake(int sock)
 	err = linux_agent_send(sock, &m, NULL, 0);
 out:
 	for (i = 0; i < nfds; i++)
-		if (fds[i] >= 0 && i != 0)
+		if (fds[i] >= 0)
 			close(fds[i]);
 	return err;
 }
@@ -292,7 +292,12 @@ agent_orphaned(void)
 {
 	if (agent_block != NULL && agent_block->lab_detached)
 		return;
-	(void)inst_space_restore((uint64_t)agent_pid, NULL, true);
+	/* The site tables are in the arena's read-only part: the agent
+	 * cannot mark the sites unpatched, and need not: only this process
+	 * traps on its sites, and a trap already taken when the text is
+	 * mended still finds its site and steps the displaced instruction,
+	 * as it must. */
+	(void)inst_space_restore((uint64_t)agent_pid, NULL, false);
 	linux_agent_usdt_release(agent_block, false);
 }
 

@@ -8,13 +8,16 @@
  * injected agent connects to.  The connection is the agent's lifeline:
  * when it reads end-of-file the consumer is gone, and the agent puts back
  * every byte it patched and goes quiet.  Messages are fixed-size records;
- * SETUP carries the arena's and the code arena's memfds (SCM_RIGHTS).
+ * SETUP carries the arena's two memfds (the read-only part's as an
+ * O_RDONLY descriptor) and the code arena's (SCM_RIGHTS).
  *
  *   agent -> consumer  HELLO   pid, protocol version, the dynamic linker's
  *                              debugger breakpoint (_r_debug.r_brk)
  *   consumer -> agent  SETUP   arena base and size, code arena base and
  *                              size, the core's and the engine's handles,
- *                              this process's block; + 2 fds
+ *                              this process's block; + 3 fds: the
+ *                              arena's writable part, the code arena,
+ *                              the arena's read-only part
  *   agent -> consumer  READY   mapped, attached, handlers installed
  *   consumer -> agent  GO      leave the constructor (-c): run the program
  *   consumer -> agent  PROFILE the profile requests in the block changed
@@ -32,7 +35,7 @@
 
 #include <stdint.h>
 
-#define LINUX_AGENT_VERSION 1
+#define LINUX_AGENT_VERSION 2
 #define LINUX_AGENT_FD_ENV "DTRACE_AGENT_FD"
 
 enum {
@@ -107,24 +110,32 @@ typedef struct linux_agent_sys {
 	volatile int32_t las_status; /* agent */
 } linux_agent_sys_t;
 
-/* One per traced process, in the arena; written by the consumer unless
- * said otherwise. */
+/* What the agent writes: in the arena's writable part, so the consumer
+ * believes none of it beyond a counter's value. */
+typedef struct linux_agent_counts {
+	volatile uint32_t lac_modgen;  /* bumped at each module change */
+	volatile uint64_t lac_traps;   /* breakpoints it handled */
+	volatile uint64_t lac_foreign; /* breakpoints not of any site */
+	/* the answer to lab_guard: 1 done, -errno refused */
+	volatile int32_t lac_guarded;
+} linux_agent_counts_t;
+
+/* One per traced process, in the arena's read-only part: only the
+ * consumer writes it. */
 typedef struct linux_agent_block {
 	uint64_t lab_pid;
 	volatile uint64_t lab_gen;     /* bumped when lab_prof changes */
 	linux_agent_prof_t lab_prof[LINUX_AGENT_MAXPROF];
-	volatile uint32_t lab_modgen;  /* agent: bumped at each module change */
-	volatile uint32_t lab_modack;  /* consumer: the last one it handled */
-	volatile uint32_t lab_detached; /* consumer: tracing is over */
-	volatile uint64_t lab_traps;   /* agent: breakpoints it handled */
-	volatile uint64_t lab_foreign; /* agent: breakpoints not of any site */
+	volatile uint32_t lab_modack;  /* the last module change handled */
+	volatile uint32_t lab_detached; /* tracing is over */
+	linux_agent_counts_t *lab_counts;      /* the agent's counters */
 	linux_agent_sems_t *volatile lab_sems; /* semaphores we incremented */
 	linux_agent_sys_t *volatile lab_sys;   /* system calls traced, or NULL */
 	/* Breakpoints are (about to be) armed in the process: keep SIGTRAP
 	 * out of every signal mask and its handler ours (agent_syscall.c).
-	 * The agent answers in lab_guarded: 1 done, -errno refused. */
+	 * The agent answers in lab_counts->lac_guarded (the block is
+	 * read-only to it). */
 	volatile uint32_t lab_guard;
-	volatile int32_t lab_guarded; /* agent */
 } linux_agent_block_t;
 
 #endif

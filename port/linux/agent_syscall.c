@@ -750,7 +750,7 @@ linux_agent_syscall_sync(struct linux_agent_block *b, bool syscalls)
 	err = sys_sync_locked(t, guard);
 	sys_lock_drop();
 	if (guard)
-		__atomic_store_n(&b->lab_guarded, err == 0 ? 1 : -err, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->lab_counts->lac_guarded, err == 0 ? 1 : -err, __ATOMIC_RELEASE);
 	if (t == NULL)
 		return;
 	sys_table = t;

@@ -88,11 +88,14 @@ linux_agent_usdt_release(struct linux_agent_block *b, bool child)
 
 			if (addr == 0 || !__atomic_load_n(&s->las_applied, __ATOMIC_ACQUIRE))
 				continue;
-			if (child) {
+			/* The records are in the arena's read-only part: the
+			 * agent leaves las_applied as it is.  Only one release
+			 * runs here (the agent's thread, once its consumer is
+			 * gone and can no longer take one back itself). */
+			if (child)
 				sem_release_child(addr);
-			} else if (__atomic_exchange_n(&s->las_applied, 0, __ATOMIC_ACQ_REL)) {
+			else
 				sem_release_shared(addr);
-			}
 		}
 	}
 }

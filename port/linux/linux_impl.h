@@ -2,10 +2,11 @@
  * port/linux/linux_impl.h: what the Linux user-space host's files share.
  *
  * The host runs the core as a library.  Its state lives in two places:
- *   - the ARENA, one memfd mapped at the same address in every process
+ *   - the ARENA, two memfds mapped at the same addresses in every process
  *     that takes part (consumer and agents), holding every allocation the
  *     core makes, the CPU slots and the core's two locks, so that core
- *     pointers mean the same thing everywhere;
+ *     pointers mean the same thing everywhere; agents map its first part
+ *     read-only (see "The arena" below);
  *   - per-thread facts in initial-exec TLS, which signal handlers may read
  *     without allocating (pid/tid caches, the thread's home slot, the
  *     registers of the interrupted context, posted raise/stop).
@@ -49,39 +50,68 @@ typedef struct linux_slot {
 
 /* ---- The arena ----------------------------------------------------------- */
 
+/*
+ * Two parts at consecutive addresses, each its own memfd:
+ *   [la_base, la_base + la_rosize)  the READ-ONLY part ("dtrace-arena-ro"):
+ *       this header, the allocator's state and everything the core
+ *       allocates with dtrace_port_zalloc (ECBs, DIFOs, actions, probes,
+ *       states, ...).  The consumer maps it writable; agents map it
+ *       PROT_READ from a read-only descriptor of a memfd sealed against
+ *       writing (F_SEAL_FUTURE_WRITE), so no traced process can make it
+ *       writable;
+ *   [la_base + la_rosize, la_base + la_size)  the WRITABLE part
+ *       ("dtrace-arena"): linux_arena_rw_t (the CPU slots), then what the
+ *       core allocates with dtrace_port_zalloc_probe (buffers, dynamic
+ *       variables, per-CPU state, counters).  Its allocator's state is the
+ *       consumer's private memory: nothing a traced process writes is
+ *       followed when it allocates or frees.
+ */
 #define LINUX_ARENA_MAGIC 0x44547261636541ULL /* "DTraceA" */
 #define LINUX_ARENA_NCLASSES 12		       /* small blocks 16 B .. 32 KiB */
 
 typedef struct linux_arena_hdr {
 	uint64_t la_magic;
-	uint64_t la_size;  /* bytes mapped */
-	uintptr_t la_base; /* address it is mapped at in every process */
+	uint64_t la_size;   /* bytes mapped, both parts */
+	uintptr_t la_base;  /* address it is mapped at in every process */
+	uint64_t la_rosize; /* bytes of the read-only part, at la_base */
 	uint32_t la_nslots;
 	uint32_t la_nhwslots; /* slots 0 .. la_nhwslots-1 are the processors' */
 	uint32_t la_pagesize;
 	pthread_mutex_t la_alloc_lock; /* robust, process-shared */
-	uintptr_t la_bump;	       /* first never-used byte */
+	uintptr_t la_bump;	       /* first never-used byte of the read-only part */
 	uintptr_t la_small[LINUX_ARENA_NCLASSES]; /* free lists of small blocks */
 	uintptr_t la_extents;			 /* address-ordered free extents */
-	uint64_t la_inuse;			 /* bytes handed out */
+	uint64_t la_inuse;			 /* bytes handed out (both parts) */
 	pthread_mutex_t la_locks[DTRACE_NLOCKS];	 /* the core's locks */
 	_Atomic uint64_t la_lock_owner[DTRACE_NLOCKS]; /* (pid << 32 | tid) */
-	linux_slot_t la_slots[LINUX_MAX_SLOTS] __attribute__((aligned(64)));
 } linux_arena_hdr_t;
 
+/* The start of the writable part. */
+typedef struct linux_arena_rw {
+	linux_slot_t lr_slots[LINUX_MAX_SLOTS] __attribute__((aligned(64)));
+} linux_arena_rw_t;
+
 extern linux_arena_hdr_t *linux_arena;
+extern linux_arena_rw_t *linux_arena_rw;
 
 /* Create the arena (size 0: the default) and make it this process's. */
 int linux_arena_create(size_t size);
-/* Map an existing arena from its memfd at the address it was created at. */
-int linux_arena_attach(int fd);
+/* Map an existing arena from its two memfds at the address it was created
+ * at: `fd` the writable part's, `rofd` the read-only part's (mapped
+ * PROT_READ). */
+int linux_arena_attach(int fd, int rofd);
 int linux_arena_fd(void);
+/* A read-only descriptor of the read-only part, for an agent (the caller
+ * closes it); -1 and errno on failure. */
+int linux_arena_rofd(void);
 void linux_arena_destroy(void);
 void linux_arena_abandon(void);
 /* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
  * 1 (Sv39); 0 if none fits. */
 uintptr_t linux_map_hint(int window, size_t size);
 bool linux_arena_contains(uintptr_t addr, size_t len);
+/* Within the writable part? */
+bool linux_arena_rw_contains(uintptr_t addr, size_t len);
 
 /* ---- The current thread ------------------------------------------------- */
 

@@ -137,7 +137,7 @@ static int
 proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 {
 	linux_agent_msg_t m;
-	int fds[2], err;
+	int fds[3], err;
 	uintptr_t code_base;
 	size_t code_size;
 
@@ -158,6 +158,11 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 		return err;
 	}
 	fds[0] = linux_arena_fd();
+	if ((fds[2] = linux_arena_rofd()) < 0) {
+		err = errno;
+		snprintf(errbuf, errlen, "no read-only view of the arena: %s", strerror(err));
+		return err;
+	}
 	memset(&m, 0, sizeof(m));
 	m.am_type = LINUX_AGENT_SETUP;
 	m.am_pid = (uint32_t)p->lp_pid;
@@ -168,7 +173,9 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 	m.am_arg[AM_CORE] = (uint64_t)(uintptr_t)dtrace_globals_handle();
 	m.am_arg[AM_INST] = (uint64_t)(uintptr_t)inst_handle();
 	m.am_arg[AM_BLOCK] = (uint64_t)(uintptr_t)p->lp_block;
-	if ((err = linux_agent_send(p->lp_sock, &m, fds, 2)) != 0) {
+	err = linux_agent_send(p->lp_sock, &m, fds, 3);
+	close(fds[2]);
+	if (err != 0) {
 		snprintf(errbuf, errlen, "cannot reach the agent in pid %d: %s", (int)p->lp_pid,
 			 strerror(err));
 		return err;
@@ -222,6 +229,12 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 		goto fail;
 	}
 	p->lp_block->lab_pid = (uint64_t)pid;
+	if ((p->lp_block->lab_counts = dtrace_port_zalloc_probe(sizeof(linux_agent_counts_t))) ==
+	    NULL) {
+		err = ENOMEM;
+		snprintf(errbuf, errlen, "out of memory");
+		goto fail;
+	}
 	if ((err = linux_pid_init()) != 0) {
 		snprintf(errbuf, errlen, "out of memory");
 		goto fail;
@@ -255,8 +268,10 @@ linux_proc_adopt(pid_t pid, int sock, bool created, char *errbuf, size_t errlen)
 	linux_syscall_proc_added(p);
 	return 0;
 fail:
-	if (p->lp_block != NULL)
+	if (p->lp_block != NULL) {
+		dtrace_port_free_probe(p->lp_block->lab_counts, sizeof(linux_agent_counts_t));
 		dtrace_port_free(p->lp_block, sizeof(*p->lp_block));
+	}
 	close(p->lp_memfd);
 	close(sock);
 	free(p);
@@ -382,7 +397,7 @@ linux_proc_guard(linux_proc_t *p)
 	for (int ms = 0; ms < PROC_GUARD_WAIT_MS; ms++) {
 		struct timespec ts = {0, 1000000};
 
-		if ((ans = __atomic_load_n(&b->lab_guarded, __ATOMIC_ACQUIRE)) != 0)
+		if ((ans = __atomic_load_n(&b->lab_counts->lac_guarded, __ATOMIC_ACQUIRE)) != 0)
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -481,6 +496,7 @@ linux_proc_release_all(void)
 		}
 		close(p->lp_sock);
 		close(p->lp_memfd);
+		dtrace_port_free_probe(p->lp_block->lab_counts, sizeof(linux_agent_counts_t));
 		dtrace_port_free(p->lp_block, sizeof(*p->lp_block));
 		free(p);
 		procs = next;

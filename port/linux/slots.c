@@ -80,7 +80,7 @@ slot_release(void *unused)
 
 	(void)unused;
 	if (home_owned && linux_arena != NULL && home_slot >= 0)
-		atomic_compare_exchange_strong(&linux_arena->la_slots[home_slot].ls_owner, &me, 0);
+		atomic_compare_exchange_strong(&linux_arena_rw->lr_slots[home_slot].ls_owner, &me, 0);
 	home_owned = false;
 	home_slot = -1;
 }
@@ -153,14 +153,14 @@ slot_claim(void)
 	for (i = 0; i < n; i++) {
 		s = first + (start + i) % n;
 		expect = 0;
-		if (atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
+		if (atomic_compare_exchange_strong(&linux_arena_rw->lr_slots[s].ls_owner, &expect, me))
 			goto owned;
 	}
 	for (i = 0; i < n; i++) {
 		s = first + (start + i) % n;
-		expect = atomic_load(&linux_arena->la_slots[s].ls_owner);
+		expect = atomic_load(&linux_arena_rw->lr_slots[s].ls_owner);
 		if (expect != me && !holder_alive(expect) &&
-		    atomic_compare_exchange_strong(&linux_arena->la_slots[s].ls_owner, &expect, me))
+		    atomic_compare_exchange_strong(&linux_arena_rw->lr_slots[s].ls_owner, &expect, me))
 			goto owned;
 	}
 	home_owned = false;
@@ -180,7 +180,7 @@ slot_try(uint32_t s, uint64_t me)
 {
 	uint64_t expect = 0;
 
-	return atomic_compare_exchange_strong_explicit(&linux_arena->la_slots[s].ls_busy, &expect,
+	return atomic_compare_exchange_strong_explicit(&linux_arena_rw->lr_slots[s].ls_busy, &expect,
 						       me, memory_order_acquire,
 						       memory_order_relaxed);
 }
@@ -230,7 +230,7 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 		 * a reclaim that took this thread for dead. */
 		if (home_slot < 0 || (uint32_t)home_slot >= linux_arena->la_nslots ||
 		    (home_owned &&
-		     atomic_load_explicit(&linux_arena->la_slots[home_slot].ls_owner,
+		     atomic_load_explicit(&linux_arena_rw->lr_slots[home_slot].ls_owner,
 					  memory_order_relaxed) != me))
 			home_slot = slot_claim();
 		s = home_slot;
@@ -255,7 +255,7 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 
 	(void)cookie;
 	linux_probe_fp = 0;
-	atomic_store_explicit(&linux_arena->la_slots[cpu].ls_busy, 0, memory_order_release);
+	atomic_store_explicit(&linux_arena_rw->lr_slots[cpu].ls_busy, 0, memory_order_release);
 	atomic_signal_fence(memory_order_seq_cst);
 	in_probe = 0;
 	/* Posted destructive actions take effect outside probe context. */
@@ -277,7 +277,7 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 static bool
 slot_take_for_xcall(uint32_t s, uint64_t me, bool late)
 {
-	_Atomic uint64_t *busy = &linux_arena->la_slots[s].ls_busy;
+	_Atomic uint64_t *busy = &linux_arena_rw->lr_slots[s].ls_busy;
 	uint64_t expect = 0;
 
 	if (atomic_compare_exchange_strong_explicit(busy, &expect, me, memory_order_acquire,
@@ -319,7 +319,7 @@ dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
 			if (done[s] || !slot_take_for_xcall(s, me, passes >= 64))
 				continue;
 			fn(arg);
-			atomic_store_explicit(&linux_arena->la_slots[s].ls_busy, 0,
+			atomic_store_explicit(&linux_arena_rw->lr_slots[s].ls_busy, 0,
 					      memory_order_release);
 			done[s] = true;
 			left--;

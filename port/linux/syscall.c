@@ -65,7 +65,7 @@ sys_publish_one(linux_proc_t *p, void *arg)
 	if (t == NULL) {
 		if (sys_nenabled == 0)
 			return 0; /* nothing asked of it yet */
-		if ((t = dtrace_port_zalloc(sizeof(*t))) == NULL)
+		if ((t = dtrace_port_zalloc_probe(sizeof(*t))) == NULL)
 			return 0;
 		__atomic_store_n(&b->lab_sys, t, __ATOMIC_RELEASE);
 	}

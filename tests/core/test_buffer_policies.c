@@ -435,14 +435,15 @@ test_resize_auto_halves_until_it_fits(void)
 	testport_reset(false);
 	testport_set_ncpus(2);
 	state_init(1024, DTRACEOPT_BUFPOLICY_SWITCH);
-	/* nspec 0: allocations are the 2 arrays, then 4 halves of 1024 */
+	/* nspec 0: allocations are the ledger's geometries, the 2 arrays, then
+	 * 4 halves of 1024 */
 	uint64_t base = testport_alloc_count();
-	testport_alloc_fail_nth(2 + 3); /* the third half fails */
+	testport_alloc_fail_nth(1 + 2 + 3); /* the third half fails */
 	CHECK_EQ(dtrace_state_buffers(&state), 0);
 	CHECK_EQ(state.dts_options[DTRACEOPT_BUFSIZE], 512);
 	CHECK_EQ(state.dts_buffer[0].dtb_size, 512);
 	CHECK_EQ(state.dts_buffer[1].dtb_size, 512);
-	CHECK_EQ(testport_alloc_count() - base, 2 + 2 + 4);
+	CHECK_EQ(testport_alloc_count() - base, 1 + 2 + 2 + 4);
 	dtrace_state_buffers_free(&state);
 	CHECK_EQ(testport_alloc_outstanding(), 0);
 

@@ -190,7 +190,7 @@ test_deadman(dtrace_id_t fire)
 	testport_advance_time(31 * DTRACE_NANOSEC);
 	testport_fire_timers(DTRACE_DEADMAN_INTERVAL);
 	dtrace_probe(fire, 2, 0, 0, 0, 0);
-	CHECK_EQ(st->dts_activity, DTRACE_ACTIVITY_KILLED);
+	CHECK_EQ(dtrace_state_activity(st), DTRACE_ACTIVITY_KILLED);
 	memset(&stat, 0, sizeof(stat));
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STATUS, &stat, NULL), 0);
 	CHECK_EQ(stat.dtst_killed, 1);

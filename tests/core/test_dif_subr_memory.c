@@ -176,7 +176,7 @@ test_rand_progenyof_speculation(void)
 	/* speculation() is the buffers' allocator: none configured, none given. */
 	CHECK_EQ(call0(DIF_SUBR_SPECULATION), 0);
 	CHECK_NOFAULT(e);
-	CHECK_EQ(e->state.dts_speculations_unavail, 1);
+	CHECK_EQ(e->state_rw.dsr_speculations_unavail, 1);
 	/* Two speculations: ids 1 and 2, then none. */
 	dtrace_speculation_t specs[2];
 	memset(specs, 0, sizeof(specs));
@@ -185,7 +185,7 @@ test_rand_progenyof_speculation(void)
 	CHECK_EQ(call0(DIF_SUBR_SPECULATION), 1);
 	CHECK_EQ(call0(DIF_SUBR_SPECULATION), 2);
 	CHECK_EQ(call0(DIF_SUBR_SPECULATION), 0);
-	CHECK_EQ(e->state.dts_speculations_unavail, 2);
+	CHECK_EQ(e->state_rw.dsr_speculations_unavail, 2);
 	e->state.dts_speculations = NULL;
 	e->state.dts_nspeculations = 0;
 }

@@ -286,7 +286,7 @@ test_every_cause(void)
 		/* the cleaner's second pass */
 		p0->dtdsc_clean = p0->dtdsc_rinsing;
 		p0->dtdsc_rinsing = NULL;
-		ds->dtds_state = DTRACE_DSTATE_CLEAN;
+		ds->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 	}
 	fire(P_TLS, 1, 0); /* thread 903 gets 502's chunk */
 	fire(P_TLS, 2, 0); /* an existing variable is no allocation */

@@ -136,7 +136,7 @@ test_exhaustion_drops_and_cleaning(void)
 
 	/* Free one: the next allocation drops as "dirty" until cleaned. */
 	op1(3, 0, DTRACE_DYNVAR_DEALLOC);
-	ds()->dtds_state = DTRACE_DSTATE_CLEAN; /* as a cleaning pass leaves it */
+	ds()->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN; /* as a cleaning pass leaves it */
 	CHECK(op1(2000, 0, DTRACE_DYNVAR_ALLOC) == NULL);
 	CHECK_EQ(drops(1), 1);
 	CHECK(op1(2001, 0, DTRACE_DYNVAR_ALLOC) == NULL);
@@ -146,7 +146,7 @@ test_exhaustion_drops_and_cleaning(void)
 	uint64_t xc = testport_xcalls();
 	dtrace_dynvar_clean(ds());
 	CHECK_EQ(testport_xcalls() - xc, 2);
-	CHECK_EQ(ds()->dtds_state, DTRACE_DSTATE_CLEAN);
+	CHECK_EQ(ds()->dtds_percpu[0].dtdsc_state, DTRACE_DSTATE_CLEAN);
 	CHECK(ds()->dtds_percpu[0].dtdsc_clean != NULL);
 	CHECK(op1(2000, 0, DTRACE_DYNVAR_ALLOC) != NULL);
 	CHECK(ds()->dtds_percpu[0].dtdsc_clean == NULL);
@@ -162,12 +162,12 @@ test_exhaustion_drops_and_cleaning(void)
 	dtrace_dstate_percpu_t *p0 = &ds()->dtds_percpu[0];
 	p0->dtdsc_rinsing = p0->dtdsc_dirty;
 	p0->dtdsc_dirty = NULL;
-	ds()->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds()->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 	CHECK(op1(3000, 0, DTRACE_DYNVAR_ALLOC) == NULL);
 	CHECK_EQ(drops(2), 1);
 	p0->dtdsc_clean = p0->dtdsc_rinsing;
 	p0->dtdsc_rinsing = NULL;
-	ds()->dtds_state = DTRACE_DSTATE_CLEAN;
+	ds()->dtds_percpu[0].dtdsc_state = DTRACE_DSTATE_CLEAN;
 	CHECK(op1(3000, 0, DTRACE_DYNVAR_ALLOC) != NULL);
 	dtrace_dstate_fini(ds());
 }

@@ -49,7 +49,7 @@ main(void)
 
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
 	CHECK_EQ(cpu, 0);
-	CHECK_EQ(st->dts_activity, DTRACE_ACTIVITY_DRAINING);
+	CHECK_EQ(dtrace_state_activity(st), DTRACE_ACTIVITY_DRAINING);
 	memset(&stat, 0, sizeof(stat));
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STATUS, &stat, NULL), 0);
 	CHECK_EQ(stat.dtst_exiting, 1);
@@ -96,7 +96,7 @@ main(void)
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
 	CHECK_EQ(st->dts_activity, DTRACE_ACTIVITY_ACTIVE);
 	dtrace_probe(ids[0], 5, 0, 0, 0, 0);
-	CHECK_EQ(st->dts_activity, DTRACE_ACTIVITY_DRAINING);
+	CHECK_EQ(dtrace_state_activity(st), DTRACE_ACTIVITY_DRAINING);
 	dtrace_probe(ids[0], 6, 0, 0, 0, 0); /* not ACTIVE any more */
 	CHECK_EQ(harness_snap(st, 0, false, NULL), 16);
 	CHECK_EQ(rd32(harness_data + 12), 5);

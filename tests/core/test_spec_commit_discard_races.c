@@ -28,6 +28,7 @@
 #define RECSIZE SPEC_RECSIZE
 
 static dtrace_state_t state;
+static dtrace_state_rw_t state_rw; /* what probe context writes about it */
 static dtrace_ecb_t ecb1;
 static dtrace_ecb_t *ecbtab[1];
 static volatile int done;
@@ -127,6 +128,7 @@ main(void)
 
 	testport_reset(false);
 	testport_set_ncpus(NWORKERS + 1);
+	state.dts_rw = &state_rw;
 	for (int i = 0; i < DTRACEOPT_MAX; i++)
 		state.dts_options[i] = DTRACEOPT_UNSET;
 	state.dts_options[DTRACEOPT_BUFSIZE] = 2 << 20;
@@ -217,8 +219,8 @@ main(void)
 	CHECK(speculated_dropped >= ENOUGH / 2);
 	printf("speculated %llu committed and %llu discarded records; %llu busy, %llu unavail\n",
 	       (unsigned long long)speculated_kept, (unsigned long long)speculated_dropped,
-	       (unsigned long long)state.dts_speculations_busy,
-	       (unsigned long long)state.dts_speculations_unavail);
+	       (unsigned long long)state_rw.dsr_speculations_busy,
+	       (unsigned long long)state_rw.dsr_speculations_unavail);
 
 	dtrace_state_buffers_free(&state);
 	free(dtrace_cpu_core);

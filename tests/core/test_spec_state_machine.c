@@ -13,6 +13,7 @@
 #include "core_globals.h"
 
 static dtrace_state_t state;
+static dtrace_state_rw_t state_rw; /* what probe context writes about it */
 static dtrace_ecb_t ecb1;
 static dtrace_ecb_t *ecbtab[1];
 
@@ -24,6 +25,8 @@ state_init(uint32_t ncpus, int64_t nspec, int64_t specsize, int64_t bufsize)
 	testport_reset(false);
 	testport_set_ncpus(ncpus);
 	memset(&state, 0, sizeof(state));
+	memset(&state_rw, 0, sizeof(state_rw));
+	state.dts_rw = &state_rw;
 	for (int i = 0; i < DTRACEOPT_MAX; i++)
 		state.dts_options[i] = DTRACEOPT_UNSET;
 	state.dts_options[DTRACEOPT_BUFSIZE] = bufsize;
@@ -135,8 +138,8 @@ test_nspec_exhaustion_counts_unavail_and_busy(void)
 	CHECK_EQ(dtrace_speculation(&state), 2);
 	CHECK_EQ(dtrace_speculation(&state), 0);
 	CHECK_EQ(dtrace_speculation(&state), 0);
-	CHECK_EQ(state.dts_speculations_unavail, 2);
-	CHECK_EQ(state.dts_speculations_busy, 0);
+	CHECK_EQ(state_rw.dsr_speculations_unavail, 2);
+	CHECK_EQ(state_rw.dsr_speculations_busy, 0);
 
 	/* speculation 1 spans both CPUs and is committed: busy until cleaned */
 	CHECK(speculate(0, 1, 1));
@@ -145,8 +148,8 @@ test_nspec_exhaustion_counts_unavail_and_busy(void)
 	dtrace_speculation_commit(&state, 0, 1);
 	CHECK_EQ(spec_state(1), DTRACESPEC_COMMITTINGMANY);
 	CHECK_EQ(dtrace_speculation(&state), 0);
-	CHECK_EQ(state.dts_speculations_busy, 1);
-	CHECK_EQ(state.dts_speculations_unavail, 2);
+	CHECK_EQ(state_rw.dsr_speculations_busy, 1);
+	CHECK_EQ(state_rw.dsr_speculations_unavail, 2);
 
 	memset(&st, 0, sizeof(st));
 	dtrace_buffer_status(&state, &st);
@@ -162,7 +165,7 @@ test_nspec_exhaustion_counts_unavail_and_busy(void)
 	/* nspec 0: never a speculation */
 	state_init(1, 0, 256, 256);
 	CHECK_EQ(dtrace_speculation(&state), 0);
-	CHECK_EQ(state.dts_speculations_unavail, 1);
+	CHECK_EQ(state_rw.dsr_speculations_unavail, 1);
 	dtrace_state_buffers_free(&state);
 }
 
@@ -408,7 +411,7 @@ test_concurrent_allocation(void)
 		CHECK_EQ(bad[i], 0);
 		total += got[i];
 	}
-	CHECK_EQ(total + state.dts_speculations_unavail + state.dts_speculations_busy,
+	CHECK_EQ(total + state_rw.dsr_speculations_unavail + state_rw.dsr_speculations_busy,
 		 (uint64_t)NTHREADS * ITERS);
 	for (int i = 1; i <= 3; i++)
 		CHECK_EQ(spec_state((dtrace_specid_t)i), DTRACESPEC_INACTIVE);

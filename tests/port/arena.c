@@ -5,9 +5,18 @@
  * and zeroed again (small classes and page-sized extents, which coalesce);
  * the arena is shared with a forked child: the child's allocations and
  * writes are the parent's, and the allocator state stays consistent; a
- * process can map the same arena from its memfd at the same address.
+ * process can map the same arena from its memfds at the same address, and
+ * one that maps it as an agent does can write the writable part but can
+ * neither write the read-only part nor make it writable by any means
+ * (mprotect, a writable mapping or write(2) through a descriptor opened
+ * again read-write), nor shrink either memfd.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -28,12 +37,67 @@ all_zero(const void *p, size_t n)
 	return true;
 }
 
+static sigjmp_buf fault_jmp;
+
+static void
+on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(fault_jmp, 1);
+}
+
+/*
+ * In a process that attached like an agent: a store into the read-only
+ * part faults, mprotect cannot make it writable, the memfd cannot be
+ * written, mapped writable (even opened again read-write) or shrunk, and
+ * the writable part cannot be shrunk either.  0, or which check failed.
+ */
+static int
+readonly_checks(int rofd, uint64_t *ro)
+{
+	uintptr_t page = (uintptr_t)linux_arena;
+	char path[64];
+	struct sigaction sa;
+	volatile int faulted = 0;
+	int rw;
+	void *m;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_segv;
+	sigaction(SIGSEGV, &sa, NULL);
+	if (sigsetjmp(fault_jmp, 1) == 0)
+		*(volatile uint64_t *)ro = 1;
+	else
+		faulted = 1;
+	if (!faulted)
+		return 10;
+	if (mprotect((void *)page, 4096, PROT_READ | PROT_WRITE) == 0 || errno != EACCES)
+		return 11;
+	if (write(rofd, "x", 1) >= 0)
+		return 12;
+	if (mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, rofd, 0) != MAP_FAILED)
+		return 13;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rofd);
+	if ((rw = open(path, O_RDWR)) >= 0) {
+		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
+		if (m != MAP_FAILED || pwrite(rw, "x", 1, 0) >= 0 || ftruncate(rw, 4096) == 0)
+			return 14;
+		m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, rw, 0);
+		if (m == MAP_FAILED || mprotect(m, 4096, PROT_READ | PROT_WRITE) == 0)
+			return 15;
+		close(rw);
+	}
+	if (ftruncate(linux_arena_fd(), 4096) == 0)
+		return 16;
+	return 0;
+}
+
 int
 main(void)
 {
 	static const size_t sizes[] = {1, 8, 16, 24, 100, 4096, 5000, 32768, 40000, 1 << 20};
 	void *p[10], *q, *big1, *big2, *big3, *merged;
-	uint64_t *shared;
+	uint64_t *shared, *seen;
 	size_t i;
 	pid_t pid;
 	int st;
@@ -94,21 +158,47 @@ main(void)
 	CHECK(q != NULL && (uintptr_t)q != (uintptr_t)shared[0],
 	      "parent does not get the child's block");
 
-	/* Attach: a process maps the arena from its memfd at the same address. */
+	/* Attach: a process maps the arena from its memfds at the same address,
+	 * the read-only part from the read-only descriptor an agent gets. */
+	seen = dtrace_port_zalloc_probe(sizeof(uint64_t));
+	CHECK(seen != NULL && linux_arena_rw_contains((uintptr_t)seen, sizeof(uint64_t)),
+	      "probe-writable memory in the writable part");
+	CHECK(!linux_arena_rw_contains((uintptr_t)shared, sizeof(uint64_t)),
+	      "dtrace_port_zalloc memory in the read-only part");
 	pid = fork();
 	if (pid == 0) {
 		uintptr_t base = (uintptr_t)linux_arena;
 		size_t size = linux_arena->la_size;
-		int fd = linux_arena_fd();
+		int fd = linux_arena_fd(), rofd = linux_arena_rofd();
+
+		if (rofd < 0)
+			_exit(3);
 		munmap(linux_arena, size);
 		linux_arena = NULL;
-		if (linux_arena_attach(fd) != 0 || (uintptr_t)linux_arena != base)
+		if (linux_arena_attach(fd, rofd) != 0 || (uintptr_t)linux_arena != base)
 			_exit(2);
-		shared[2] = 77;
+		*seen = 77;
 		_exit(0);
 	}
 	waitpid(pid, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && shared[2] == 77, "attach: status %#x", st);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && *seen == 77, "attach: status %#x", st);
+
+	/* What an agent can do to the read-only part: nothing. */
+	pid = fork();
+	if (pid == 0) {
+		size_t size = linux_arena->la_size;
+		int fd = linux_arena_fd(), rofd = linux_arena_rofd();
+
+		munmap(linux_arena, size);
+		linux_arena = NULL;
+		if (rofd < 0 || linux_arena_attach(fd, rofd) != 0)
+			_exit(2);
+		_exit(readonly_checks(rofd, shared));
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "read-only part stays read-only for an agent: status %#x (exit %d)", st,
+	      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	linux_arena_destroy();
 	TEST_DONE();
 }

@@ -232,7 +232,7 @@ main(void)
 		pthread_join(t, NULL);
 		CHECK(p.p_entered && (uint32_t)p.p_slot == nslots - 1, "thread %d: slot %d", runs,
 		      p.p_slot);
-		CHECK(atomic_load(&linux_arena->la_slots[nslots - 1].ls_owner) == 0,
+		CHECK(atomic_load(&linux_arena_rw->lr_slots[nslots - 1].ls_owner) == 0,
 		      "thread %d gave its overflow slot back", runs);
 	}
 	dtrace_port_probe_exit(cpu, cookie);

@@ -37,6 +37,7 @@
 
 typedef struct dif_env {
 	dtrace_state_t state;
+	dtrace_state_rw_t state_rw; /* what probe context writes about it */
 	dtrace_provider_t prov;
 	dtrace_probe_t probe;
 	dtrace_mstate_t m;
@@ -87,6 +88,7 @@ env_init(dif_env_t *e, uint32_t ncpus)
 	e->state.dts_options[DTRACEOPT_STRSIZE] = 256;
 	e->state.dts_priv = DTRACE_PRIV_ALL;
 	e->state.dts_vstate.dtvs_state = &e->state;
+	e->state.dts_rw = &e->state_rw;
 	e->prov.dtpv_name = "testprov";
 	e->probe.dtpr_id = 42;
 	e->probe.dtpr_provider = &e->prov;

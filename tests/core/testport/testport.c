@@ -351,8 +351,11 @@ testport_faults(void)
 typedef struct tp_alloc_hdr {
 	size_t th_size;
 	struct tp_alloc_hdr *th_prev, *th_next;
-	uint64_t th_pad;
+	uint64_t th_kind; /* TP_KIND_*: which allocator's free must take it */
 } tp_alloc_hdr_t;
+
+#define TP_KIND_SHARED 0 /* dtrace_port_zalloc: probe context only reads it */
+#define TP_KIND_PROBE 1	 /* dtrace_port_zalloc_probe: probe context writes it */
 
 static bool tp_strict;
 static struct {
@@ -997,8 +1000,8 @@ dtrace_port_zalloc(size_t size)
 	return p + TP_HDR;
 }
 
-void
-dtrace_port_free(void *ptr, size_t size)
+static void
+tp_free_kind(void *ptr, size_t size, uint64_t kind)
 {
 	size_t had;
 	char *p;
@@ -1009,6 +1012,10 @@ dtrace_port_free(void *ptr, size_t size)
 	memcpy(&had, p, sizeof(had));
 	if (had != size)
 		tp_die("free of %p with size %zu, allocated with %zu", ptr, size, had);
+	if (((tp_alloc_hdr_t *)p)->th_kind != kind)
+		tp_die("free of %p as %s memory, allocated as %s", ptr,
+		       kind == TP_KIND_PROBE ? "probe-writable" : "shared read-only",
+		       kind == TP_KIND_PROBE ? "shared read-only" : "probe-writable");
 	{
 		tp_alloc_hdr_t *h = (tp_alloc_hdr_t *)p;
 		h->th_prev->th_next = h->th_next;
@@ -1018,6 +1025,34 @@ dtrace_port_free(void *ptr, size_t size)
 	free(p);
 	tp_alloc_live--;
 	tp_alloc_live_bytes -= size;
+}
+
+void
+dtrace_port_free(void *ptr, size_t size)
+{
+	tp_free_kind(ptr, size, TP_KIND_SHARED);
+}
+
+/*
+ * Memory probe context writes: the same allocator (failure injection
+ * counts it, strict mode lets D reach it), marked so that freeing it as
+ * the other kind, or the other kind as it, aborts the test: the core
+ * must give each structure back to the allocator it came from.
+ */
+void *
+dtrace_port_zalloc_probe(size_t size)
+{
+	char *p = dtrace_port_zalloc(size);
+
+	if (p != NULL)
+		((tp_alloc_hdr_t *)(p - TP_HDR))->th_kind = TP_KIND_PROBE;
+	return p;
+}
+
+void
+dtrace_port_free_probe(void *ptr, size_t size)
+{
+	tp_free_kind(ptr, size, TP_KIND_PROBE);
 }
 
 /*

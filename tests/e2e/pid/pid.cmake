@@ -18,11 +18,12 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 	add_executable(pidloop ${_pt}/pidloop.c)
 	add_executable(pidsignals ${_pt}/pidsignals.c)
 	target_link_libraries(pidsignals PRIVATE pthread ${CMAKE_DL_LIBS})
+	add_executable(pidhostile ${_pt}/pidhostile.c)
 	add_library(piddl SHARED ${_pt}/piddl.c)
 	add_executable(piddlopen ${_pt}/piddlopen.c)
 	target_link_libraries(piddlopen PRIVATE ${CMAKE_DL_LIBS})
-	foreach(t pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop pidsignals piddl
-			piddlopen)
+	foreach(t pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop pidsignals
+			pidhostile piddl piddlopen)
 		set_target_properties(${t} PROPERTIES
 			RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid
 			LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid)
