@@ -237,7 +237,7 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 	dtrace_mstate_t mstate;
 	dtrace_ecb_t *ecb;
 	const dtrace_state_t *strtok_state;
-	uint64_t now;
+	uint64_t now, alive;
 	dtrace_id_t nprobes;
 
 	nprobes = dtrace_load_acquire32(&dtrace_nprobes);
@@ -310,7 +310,10 @@ dtrace_probe_fire(dtrace_cpuid_t cpu, dtrace_id_t id, uint64_t arg0, uint64_t ar
 		    dtrace_port_curthread_value(DTRACE_THR_UID) != state->dts_uid)
 			continue;
 
-		if (now - dtrace_load_acquire64(&state->dts_alive) > (uint64_t)DTRACE_DEADMAN_TIMEOUT) {
+		/* (dts_alive may be newer than `now`, read before this probe
+		 * began: a consumer that has just shown life is alive) */
+		alive = dtrace_load_acquire64(&state->dts_alive);
+		if (now > alive && now - alive > (uint64_t)DTRACE_DEADMAN_TIMEOUT) {
 			/* the consumer seems dead: stop, unless allowed to hang on */
 			if (!state->dts_destructive_allowed || !(state->dts_priv & DTRACE_PRIV_KERNEL)) {
 				/* the control side makes it KILLED; bounded: each

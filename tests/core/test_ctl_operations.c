@@ -186,6 +186,14 @@ test_deadman(dtrace_id_t fire)
 	dtrace_probe(fire, 1, 0, 0, 0, 0);
 	CHECK_EQ(st->dts_activity, DTRACE_ACTIVITY_ACTIVE);
 
+	/* a probe whose clock reads before the consumer's last sign of life
+	 * (it read the time just before the deadman refreshed it) finds the
+	 * consumer alive, not 2^64 ns late */
+	testport_set_time(st->dts_alive - 1);
+	dtrace_probe(fire, 1, 0, 0, 0, 0);
+	CHECK_EQ(dtrace_state_activity(st), DTRACE_ACTIVITY_ACTIVE);
+	testport_set_time(st->dts_alive + 5 * DTRACE_NANOSEC);
+
 	/* one that stops asking: the deadman stops refreshing, probes kill it */
 	testport_advance_time(31 * DTRACE_NANOSEC);
 	testport_fire_timers(DTRACE_DEADMAN_INTERVAL);
@@ -194,7 +202,7 @@ test_deadman(dtrace_id_t fire)
 	memset(&stat, 0, sizeof(stat));
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STATUS, &stat, NULL), 0);
 	CHECK_EQ(stat.dtst_killed, 1);
-	CHECK_EQ(harness_snap(st, 0, false, NULL), 24); /* only the first firing */
+	CHECK_EQ(harness_snap(st, 0, false, NULL), 48); /* only the first two firings */
 	dtrace_state_close(st);
 	CHECK_EQ(testport_timers_active(), 0);
 	dofb_fini(&b);
