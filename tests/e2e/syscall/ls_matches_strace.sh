@@ -14,14 +14,14 @@ if ! strace -f -k -o "$E2E_TMP/raw" ls -l / >/dev/null 2>"$E2E_TMP/strace.err"; 
 	exit 77
 fi
 awk '
-	/^[0-9]+ [a-z_0-9]+\(/ { flush(); split($2, a, "("); cur = a[1]; inmain = 0; next }
+	# (strace pads a pid of fewer than five digits: "3089  execve(")
+	/^[0-9]+ +[a-z_0-9]+\(/ { flush(); split($2, a, "("); cur = a[1]; inmain = 0; next }
 	/^ > / { if ($0 ~ /__libc_start_(call_)?main/) inmain = 1; next }
 	# (strace prints the stack of exit_group after "+++ exited")
 	function flush() { if (cur != "" && inmain) n[cur]++; cur = "" }
 	END { flush(); for (s in n) print s, n[s] }
 ' "$E2E_TMP/raw" | sort >"$E2E_TMP/strace"
-# (seen once on a loaded machine: strace -k printed no stack that reached
-# __libc_start_main, so its side was empty; that is strace's failure)
+# (strace's own failure to unwind: its side would be empty)
 if [ ! -s "$E2E_TMP/strace" ]; then
 	echo "strace -k gave no stack reaching __libc_start_main this time" >&2
 	exit 77
