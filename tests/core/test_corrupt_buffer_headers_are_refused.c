@@ -300,45 +300,6 @@ test_ring_and_fill_headers(void)
 	dtrace_state_close(st);
 }
 
-/*
- * start { trace(speculation()) } fire { speculate(1); trace(arg0) }
- * commit { commit(1) }: parts on both CPUs, committed on CPU 0, so CPU 1's
- * part waits for the cleaner.
- */
-static dtrace_state_t *
-start_speculating(void)
-{
-	dif_instr_t spec[] = {DIF_INSTR_CALL(DIF_SUBR_SPECULATION, 1), DIF_INSTR_RET(1)};
-	dtrace_state_t *st;
-	dof_actdesc_t a[2];
-	int32_t cpu;
-	dofb_t b;
-
-	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
-	dofb_init(&b);
-	a[0] = harness_trace(dofb_difo(&b, dofb_type_int(8), spec, 2, NULL, 0, NULL, 0, NULL, 0));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "start"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_const(&b, 1, 8), 0);
-	a[1] = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 2), 0);
-	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_const(&b, 1, 8), 0);
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "commit"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	{
-		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, BUFSIZE},
-					    {DTRACEOPT_SPECSIZE, SPECSIZE},
-					    {DTRACEOPT_NSPEC, 1},
-					    {DTRACEOPT_CLEANRATE, DTRACE_CLEANRATE_MIN}};
-		dofb_options(&b, opts, 4);
-	}
-	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
-	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
-	dofb_fini(&b);
-	return st;
-}
-
 static void
 speculate_on_both_and_commit(dtrace_state_t *st)
 {
@@ -367,7 +328,7 @@ clean(void)
 static void
 test_speculation_cleaner(void)
 {
-	dtrace_state_t *st = start_speculating();
+	dtrace_state_t *st = harness_start_speculating(BUFSIZE, SPECSIZE, DTRACE_CLEANRATE_MIN);
 	uint64_t n;
 
 	/* intact: CPU 1's part reaches its principal buffer */
@@ -405,7 +366,7 @@ test_speculation_cleaner(void)
 	CHECK_EQ(n, 24);
 	CHECK_EQ(specdrops(st), 2);
 	dtrace_state_close(st);
-	st = start_speculating();
+	st = harness_start_speculating(BUFSIZE, SPECSIZE, DTRACE_CLEANRATE_MIN);
 
 	/*
 	 * Records with EPIDs no ECB has, or an ECB's whose records are longer
@@ -429,7 +390,7 @@ test_speculation_cleaner(void)
 
 	/* the principal buffer it would go to is corrupt: a drop, and BUFSNAP
 	 * reports the principal buffer */
-	st = start_speculating();
+	st = harness_start_speculating(BUFSIZE, SPECSIZE, DTRACE_CLEANRATE_MIN);
 	speculate_on_both_and_commit(st);
 	st->dts_buffer[1].dtb_offset = 6;
 	clean();

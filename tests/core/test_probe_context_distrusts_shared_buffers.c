@@ -223,47 +223,10 @@ test_aggregation_header_forged(void)
 	dtrace_state_close(st);
 }
 
-/*
- * start { trace(speculation()) } fire { speculate(1); trace(arg0) }
- * commit { commit(1) }, started.
- */
-static dtrace_state_t *
-start_speculating(void)
-{
-	dif_instr_t spec[] = {DIF_INSTR_CALL(DIF_SUBR_SPECULATION, 1), DIF_INSTR_RET(1)};
-	dtrace_state_t *st;
-	dof_actdesc_t a[2];
-	int32_t cpu;
-	dofb_t b;
-
-	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
-	dofb_init(&b);
-	a[0] = harness_trace(dofb_difo(&b, dofb_type_int(8), spec, 2, NULL, 0, NULL, 0, NULL, 0));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "start"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_const(&b, 1, 8), 0);
-	a[1] = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 2), 0);
-	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_const(&b, 1, 8), 0);
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "commit"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	{
-		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, BUFSIZE},
-					    {DTRACEOPT_SPECSIZE, SPECSIZE},
-					    {DTRACEOPT_NSPEC, 1}};
-		dofb_options(&b, opts, 3);
-	}
-	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
-	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
-	dofb_fini(&b);
-	return st;
-}
-
 static void
 test_speculation_forged(void)
 {
-	dtrace_state_t *st = start_speculating();
+	dtrace_state_t *st = harness_start_speculating(BUFSIZE, SPECSIZE, 0);
 	dtrace_speculation_t *spec = &st->dts_speculations[0];
 	dtrace_buffer_t *real = spec->dtsp_buffer, fake[TESTPORT_MAXCPUS];
 	uint64_t n;
