@@ -4,7 +4,7 @@ T=$DT_PID_TARGETS
 "$T/pidhostile" scribble "$E2E_TMP/info" &
 for i in $(seq 100); do [ -s "$E2E_TMP/info" ] && break; sleep 0.05; done
 read -r pid <"$E2E_TMP/info"
-"$1" -s arena_scribbled_by_grabbed.d -o "$E2E_TMP/dtrace.out" -p "$pid" 2>"$E2E_TMP/dtrace.err"
+"$1" -s arena_scribbled_by_target.d -o "$E2E_TMP/dtrace.out" -p "$pid" 2>"$E2E_TMP/dtrace.err"
 rc=$?
 kill -TERM "$pid"
 wait "$pid"

@@ -10,7 +10,7 @@ for i in $(seq 15); do
 	# grab the program, not the shell's child before its exec
 	while [ "$(readlink /proc/$pid/exe 2>/dev/null)" != "$T/pidloop" ] &&
 		kill -0 "$pid" 2>/dev/null; do :; done
-	out=$("$1" -qs grab_just_started.d -p "$pid" 2>&1)
+	out=$("$1" -qs grab_restores_text.d -p "$pid" 2>&1)
 	rc=$?
 	kill -TERM "$pid" 2>/dev/null
 	wait "$pid"

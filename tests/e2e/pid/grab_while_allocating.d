@@ -1,11 +1,1 @@
-pid$target:a.out:tick:entry
-{
-	n++;
-}
-
-pid$target:a.out:tick:entry
-/n == 5/
-{
-	printf("five calls seen\n");
-	exit(0);
-}
+/* grab_while_allocating.sh runs grab_restores_text.d: the same program, on another process */

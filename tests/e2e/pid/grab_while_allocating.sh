@@ -10,7 +10,7 @@ for i in $(seq 15); do
 	pid=$!
 	# in its loop: the file is written just before it
 	for w in $(seq 200); do [ -s "$E2E_TMP/info.$i" ] && break; sleep 0.01; done
-	out=$("$1" -qs grab_while_allocating.d -p "$pid" 2>&1)
+	out=$("$1" -qs grab_restores_text.d -p "$pid" 2>&1)
 	rc=$?
 	kill -TERM "$pid" 2>/dev/null
 	wait "$pid"
