@@ -107,8 +107,10 @@ int linux_arena_rofd(void);
 void linux_arena_destroy(void);
 void linux_arena_abandon(void);
 /* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
- * 1 (Sv39); 0 if none fits. */
+ * 1 (Sv39); 0 if none fits.  linux_map_window: a window's bounds, which the
+ * kernel's own placement of a process's mappings avoids (arena.c). */
 uintptr_t linux_map_hint(int window, size_t size);
+bool linux_map_window(int window, uintptr_t *base, uintptr_t *span);
 bool linux_arena_contains(uintptr_t addr, size_t len);
 /* Within the writable part? */
 bool linux_arena_rw_contains(uintptr_t addr, size_t len);

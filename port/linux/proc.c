@@ -133,6 +133,24 @@ proc_control(void *arg)
 
 /* ---- Bringing an agent up ------------------------------------------------ */
 
+
+/* What a SETUP step the agent reports as failed was doing. */
+static const char *
+proc_setup_step(int step)
+{
+	switch (step) {
+	case LINUX_AGENT_STEP_ARENA:
+		return "map the consumer's memory";
+	case LINUX_AGENT_STEP_CODE:
+		return "map the consumer's trampolines";
+	case LINUX_AGENT_STEP_ATTACH:
+		return "adopt the consumer's tables";
+	case LINUX_AGENT_STEP_TRAPS:
+		return "install its trap handlers";
+	default:
+		return "set up";
+	}
+}
 static int
 proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 {
@@ -183,9 +201,9 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 	if ((err = linux_agent_recv(p->lp_sock, &m, NULL, 0, NULL, HANDSHAKE_MS)) != 0 ||
 	    m.am_type != LINUX_AGENT_READY) {
 		if (err == 0 && m.am_type == LINUX_AGENT_FAIL)
-			snprintf(errbuf, errlen,
-				 "the agent in pid %d could not map the consumer's memory: %s",
-				 (int)p->lp_pid, strerror((int)m.am_arg[0]));
+			snprintf(errbuf, errlen, "the agent in pid %d could not %s: %s",
+				 (int)p->lp_pid, proc_setup_step((int)m.am_arg[AM_FAIL_STEP]),
+				 strerror((int)m.am_arg[AM_FAIL_ERRNO]));
 		else
 			snprintf(errbuf, errlen, "the agent in pid %d did not answer: %s",
 				 (int)p->lp_pid, err != 0 ? strerror(err) : "unexpected message");
