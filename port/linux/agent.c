@@ -269,6 +269,7 @@ agent_handshake(int sock)
 		goto out;
 	}
 	agent_block = (linux_agent_block_t *)(uintptr_t)m.am_arg[AM_BLOCK];
+	linux_refused_count = &agent_block->lab_counts->lac_refused;
 	agent_pid = getpid();
 	linux_thread_refresh_execname();
 	linux_unwind_refresh();
@@ -391,6 +392,7 @@ agent_atfork_child(void)
 	if (agent_sock >= 0)
 		close(agent_sock);
 	agent_sock = -1;
+	linux_refused_count = NULL; /* the parent's counter */
 	agent_block = NULL;
 }
 
@@ -502,6 +504,7 @@ dtrace_agent_attach(const char *sockname)
 	/* A consumer traced this process before and left: let go of its
 	 * memory (kept mapped: see linux_arena_abandon) to take the new one. */
 	if (agent_pid != 0 && agent_quiet) {
+		linux_refused_count = NULL;
 		linux_arena_abandon();
 		linux_code_abandon();
 		dtrace_detach();

@@ -126,6 +126,10 @@ typedef struct linux_agent_counts {
 	volatile uint32_t lac_modgen;  /* bumped at each module change */
 	volatile uint64_t lac_traps;   /* breakpoints it handled */
 	volatile uint64_t lac_foreign; /* breakpoints not of any site */
+	/* probe firings refused: the thread was already in probe context
+	 * (a signal's probe inside another's), or no CPU slot was free;
+	 * reported by dtrace as drops in this process */
+	volatile uint64_t lac_refused;
 	/* the answer to lab_guard: 1 done, -errno refused */
 	volatile int32_t lac_guarded;
 } linux_agent_counts_t;

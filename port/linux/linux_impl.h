@@ -139,6 +139,9 @@ extern LINUX_TLS uintptr_t linux_probe_fp;
 /* ---- Slots --------------------------------------------------------------- */
 
 void linux_slots_init(uint32_t nslots);
+/* Where dtrace_port_probe_enter counts the firings it refuses (an
+ * agent's lac_refused), or NULL. */
+extern volatile uint64_t *linux_refused_count;
 /* Is this thread in probe context (between dtrace_port_probe_enter and
  * exit)?  The syscall provider fires nothing for calls made there. */
 bool linux_slots_in_probe(void);
@@ -264,6 +267,7 @@ typedef struct linux_proc {
 	int lp_why;			    /* why the last description made nothing */
 	bool lp_execd;			    /* its agent went with an exec */
 	bool lp_dropped;		    /* ... which was reported */
+	uint64_t lp_refused;		    /* its refused firings reported */
 	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;

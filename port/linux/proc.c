@@ -463,6 +463,22 @@ dtrace_linux_proc_dropped(pid_t pid)
 	return 1;
 }
 
+uint64_t
+dtrace_linux_proc_refused(pid_t pid)
+{
+	linux_proc_t *p = linux_proc_lookup(pid);
+	uint64_t n, d;
+
+	if (p == NULL || p->lp_block == NULL || p->lp_block->lab_counts == NULL)
+		return 0;
+	/* the agent writes it: a count that went back is believed from
+	 * here on, never reported as a huge difference */
+	n = __atomic_load_n(&p->lp_block->lab_counts->lac_refused, __ATOMIC_RELAXED);
+	d = n > p->lp_refused ? n - p->lp_refused : 0;
+	p->lp_refused = n;
+	return d;
+}
+
 int
 linux_proc_foreach(int (*fn)(linux_proc_t *, void *), void *arg)
 {
