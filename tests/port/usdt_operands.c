@@ -13,19 +13,16 @@
 int
 main(void)
 {
-	int64_t stack[4] = {-1, 0x7fffffff00000002LL, 3, -4};
-	int16_t halves[4] = {1, -2, 3, -4};
 	isa_regs_t r;
 	inst_arg_t a;
 	int ok;
 
-	CHECK(linux_trap_install() == 0, "trap handlers");
-	memset(&r, 0, sizeof(r));
+	regs_setup(&r);
 	r.r[ISA_REG_RAX] = 0xfffffffffffffffeULL;
 	r.r[ISA_REG_RBX] = 0xff00;
 	r.r[ISA_REG_RCX] = 0x1234;
-	r.r[ISA_REG_RBP] = (uint64_t)(uintptr_t)&stack[2];
-	r.r[ISA_REG_RDI] = (uint64_t)(uintptr_t)halves;
+	r.r[ISA_REG_RBP] = (uint64_t)(uintptr_t)&mem64[2];
+	r.r[ISA_REG_RDI] = (uint64_t)(uintptr_t)mem16;
 	r.r[ISA_REG_RSI] = 1;
 	r.r[ISA_REG_R8] = 0x8000;
 

@@ -16,6 +16,19 @@
 
 static int64_t object_var = 0x1122334455667788LL;
 
+/* Memory the descriptors' memory operands read through base registers. */
+static int64_t mem64[4] = {-1, 0x7fffffff00000002LL, 3, -4};
+static int16_t mem16[4] = {1, -2, 3, -4};
+
+/* A register image of zeros, with the trap handlers that make a bad
+ * address read 0 installed. */
+static void
+regs_setup(isa_regs_t *r)
+{
+	CHECK(linux_trap_install() == 0, "trap handlers");
+	memset(r, 0, sizeof(*r));
+}
+
 static int
 resolve(const char *name, size_t len, uint64_t *addr, void *arg)
 {

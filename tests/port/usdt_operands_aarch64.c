@@ -15,21 +15,18 @@
 int
 main(void)
 {
-	int64_t slots[4] = {-1, 0x7fffffff00000002LL, 3, -4};
-	int16_t halves[4] = {1, -2, 3, -4};
 	isa_regs_t r;
 	inst_arg_t a;
 	int ok;
 
-	CHECK(linux_trap_install() == 0, "trap handlers");
-	memset(&r, 0, sizeof(r));
+	regs_setup(&r);
 	r.r[ISA_REG_X0] = 0xfffffffffffffffeULL;
 	r.r[ISA_REG_X0 + 2] = 0x1c8; /* an unsigned char 200 with junk above it */
 	r.r[ISA_REG_X0 + 3] = 0xfffffffbULL;
-	r.r[ISA_REG_X0 + 4] = (uint64_t)(uintptr_t)halves;
+	r.r[ISA_REG_X0 + 4] = (uint64_t)(uintptr_t)mem16;
 	r.r[ISA_REG_X0 + 19] = 0x1234;
-	r.r[ISA_REG_X29] = (uint64_t)(uintptr_t)&slots[2];
-	r.r[ISA_REG_SPREG] = (uint64_t)(uintptr_t)&slots[0];
+	r.r[ISA_REG_X29] = (uint64_t)(uintptr_t)&mem64[2];
+	r.r[ISA_REG_SPREG] = (uint64_t)(uintptr_t)&mem64[0];
 
 	/* registers, x and w, extended by the descriptor's sign */
 	WANT("-8@x0", &r, -2);
@@ -42,7 +39,7 @@ main(void)
 	WANT("-1@x2", &r, -56);
 	WANT("-1@x3", &r, -5);
 	WANT("8@x19", &r, 0x1234);
-	WANT("8@sp", &r, (uint64_t)(uintptr_t)&slots[0]);
+	WANT("8@sp", &r, (uint64_t)(uintptr_t)&mem64[0]);
 	WANT("x19", &r, 0x1234); /* version 1 notes: no size, 8 bytes */
 	/* constants */
 	WANT("-4@5", &r, 5);
