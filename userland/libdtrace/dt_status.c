@@ -188,7 +188,9 @@ dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace_sta
 	}
 	/* A backend whose probes fire in traced processes' own threads
 	 * (Linux) may have had to refuse some: their records are lost. */
-	for (i = 0; dtp->dt_backend->proc_refused != NULL && i < (size_t)dtp->dt_nprocs; i++) {
+	for (i = 0; dtp->dt_backend != NULL && dtp->dt_backend->proc_refused != NULL &&
+	            i < (size_t)dtp->dt_nprocs;
+	     i++) {
 		char tail[96];
 		uint64_t n = dtp->dt_backend->proc_refused(dtp->dt_procs[i].dpr_pid);
 
