@@ -38,6 +38,23 @@ isa_nofault_result_t isa_nofault_load8(uintptr_t addr);
 isa_nofault_result_t isa_nofault_load16(uintptr_t addr);
 isa_nofault_result_t isa_nofault_load32(uintptr_t addr);
 isa_nofault_result_t isa_nofault_load64(uintptr_t addr);
+
+/* The load of `size` bytes: 1, 2 or 4, anything else 8 (a port's
+ * dtrace_port_load refuses other sizes first if it must). */
+static inline isa_nofault_result_t
+isa_nofault_load(uintptr_t addr, size_t size)
+{
+	switch (size) {
+	case 1:
+		return isa_nofault_load8(addr);
+	case 2:
+		return isa_nofault_load16(addr);
+	case 4:
+		return isa_nofault_load32(addr);
+	default:
+		return isa_nofault_load64(addr);
+	}
+}
 /* Copy len bytes; value = len on success.  Both sides are guarded. */
 isa_nofault_result_t isa_nofault_copy(void *dst, uintptr_t src, size_t len);
 /* Copy up to len bytes, stopping after a NUL; value = bytes copied. */

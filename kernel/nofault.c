@@ -42,20 +42,7 @@ dtrace_port_load(int space, uintptr_t addr, size_t size, uint64_t *val, uintptr_
 		return DTRACEFLT_BADADDR;
 	}
 	c = kern_nofault_enter(space);
-	switch (size) {
-	case 1:
-		r = isa_nofault_load8(addr);
-		break;
-	case 2:
-		r = isa_nofault_load16(addr);
-		break;
-	case 4:
-		r = isa_nofault_load32(addr);
-		break;
-	default:
-		r = isa_nofault_load64(addr);
-		break;
-	}
+	r = isa_nofault_load(addr, size);
 	kern_nofault_exit(space, c, &r);
 	if ((err = kern_result(&r, fault_addr)) == 0)
 		*val = r.value;

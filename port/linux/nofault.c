@@ -31,23 +31,11 @@ dtrace_port_load(int space, uintptr_t addr, size_t size, uint64_t *val, uintptr_
 	isa_nofault_result_t r;
 
 	(void)space;
-	switch (size) {
-	case 1:
-		r = isa_nofault_load8(addr);
-		break;
-	case 2:
-		r = isa_nofault_load16(addr);
-		break;
-	case 4:
-		r = isa_nofault_load32(addr);
-		break;
-	case 8:
-		r = isa_nofault_load64(addr);
-		break;
-	default:
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		*fault_addr = addr;
 		return DTRACEFLT_ILLOP;
 	}
+	r = isa_nofault_load(addr, size);
 	if (r.fault != 0) {
 		*fault_addr = fault_address(r.value, addr, size);
 		return fault_code(r.fault);
