@@ -80,12 +80,12 @@ struct linker_file;
 void fbsd_module_describe(struct linker_file *lf, dtrace_port_module_t *mod, char *name,
 			  size_t namesz);
 
-/* Breakpoint traps (trap.c): the md hook calls this with the kernel's frame;
- * true when a registered handler claimed it, and *regs is then the state to
- * resume (the md hook writes it back its own way). */
-typedef bool (*fbsd_invop_handler_t)(isa_regs_t *regs);
-bool fbsd_invop(const struct trapframe *tf, isa_regs_t *regs);
-void fbsd_invop_set(fbsd_invop_handler_t handler);
+/* Breakpoint traps (trap.c): the md hook calls fbsd_breakpoint with the
+ * kernel's frame; true when fbt or kinst claimed it, and *regs is then the
+ * state to resume (the md hook writes it back its own way).
+ * fbsd_breakpoint_hook is the whole hook where it is a C function. */
+bool fbsd_breakpoint(const struct trapframe *tf, isa_regs_t *regs);
+int fbsd_breakpoint_hook(struct trapframe *tf);
 
 /* Life cycle of each part (module.c's steps): 0 or an errno value. */
 int fbsd_time_init(void);

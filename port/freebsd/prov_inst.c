@@ -2,12 +2,12 @@
  * port/freebsd/prov_inst.c: fbt and kinst on FreeBSD.  The providers are
  * kernel/'s (instprov.h); this file gives them the kernel.
  *
- * Breakpoints.  trap.c's hook (fbsd_invop_set) hands every kernel
- * breakpoint to fbsd_inst_trap(), which asks the engine: the engine fires
- * the probes and carries the instruction out itself (emulated, or its copy
- * run in a trampoline), and the md hook resumes the thread with the
- * registers it left (INSTPROV_STEP_ENGINE).  FreeBSD's own dtrace_invop()
- * protocol (DTRACE_INVOP_PUSHL_EBP and the rest) belongs to dtrace.ko's
+ * Breakpoints.  trap.c's hook hands every kernel breakpoint to the engine
+ * (instprov_breakpoint), which fires the probes and carries the
+ * instruction out itself (emulated, or its copy run in a trampoline); the
+ * md hook resumes the thread with the registers it left
+ * (INSTPROV_STEP_ENGINE).  FreeBSD's own dtrace_invop() protocol
+ * (DTRACE_INVOP_PUSHL_EBP and the rest) belongs to dtrace.ko's
  * dtrace_invop_start, which this module replaces, so nothing here answers
  * in it.
  *
@@ -114,15 +114,6 @@ fbsd_inst_module_hold(void *port, int delta)
 	((linker_file_t)port)->nenabled += delta;
 }
 
-/* The breakpoint hook: probe context, interrupts off. */
-static bool
-fbsd_inst_trap(isa_regs_t *regs)
-{
-	uintptr_t fault;
-
-	return instprov_trap(regs, &fault) == INST_TRAP_DONE;
-}
-
 static void
 fbsd_inst_kld_load(void *arg, linker_file_t lf)
 {
@@ -168,7 +159,6 @@ fbsd_inst_init(void)
 		sx_destroy(&fbsd_inst_lock_sx);
 		return err;
 	}
-	fbsd_invop_set(fbsd_inst_trap);
 	fbsd_inst_load_tag =
 	    EVENTHANDLER_REGISTER(kld_load, fbsd_inst_kld_load, NULL, EVENTHANDLER_PRI_ANY);
 	fbsd_inst_unload_tag = EVENTHANDLER_REGISTER(kld_unload_try, fbsd_inst_kld_unload_try, NULL,
@@ -187,7 +177,6 @@ fbsd_inst_fini(void)
 		return err;
 	EVENTHANDLER_DEREGISTER(kld_load, fbsd_inst_load_tag);
 	EVENTHANDLER_DEREGISTER(kld_unload_try, fbsd_inst_unload_tag);
-	fbsd_invop_set(NULL);
 	sx_destroy(&fbsd_inst_lock_sx);
 	return 0;
 }

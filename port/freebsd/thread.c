@@ -159,15 +159,6 @@ dtrace_port_stop(void)
 }
 
 void
-dtrace_port_chill(uint64_t ns)
-{
-	uint64_t end = dtrace_port_gethrtime() + ns;
-
-	while (dtrace_port_gethrtime() < end)
-		cpu_spinwait();
-}
-
-void
 dtrace_port_breakpoint(void)
 {
 	kdb_enter(KDB_WHY_DTRACE, "breakpoint action");

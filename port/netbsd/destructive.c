@@ -72,15 +72,6 @@ dtrace_port_stop(void)
 }
 
 void
-dtrace_port_chill(uint64_t ns)
-{
-	uint64_t until = dtrace_port_gethrtime() + ns;
-
-	while (dtrace_port_gethrtime() < until)
-		continue;
-}
-
-void
 dtrace_port_breakpoint(void)
 {
 }
