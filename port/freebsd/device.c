@@ -20,7 +20,7 @@
 #include <sys/ioccom.h>
 #include <sys/ucred.h>
 
-#include "bsd_device.h"
+#include "bsd_port.h"
 #include "bsd_ioctl.h"
 
 static struct cdev *fbsd_dev_dtrace, *fbsd_dev_helper;

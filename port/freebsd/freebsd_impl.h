@@ -12,7 +12,7 @@
  * arguments and stacks), the frame of dtrace_probe() (where kernel stacks
  * start), and a signal that raise()/stop() posted.  Only the owning CPU
  * writes it, with interrupts disabled; the delivery timer takes a posted
- * signal with an atomic swap.
+ * signal with an atomic swap (kernel/kpost.h).
  *
  * Machine-dependent pieces are in md_<isa>.c (one is linked, chosen by the
  * build, never by #if): trap-frame translation, the counter behind
@@ -37,6 +37,7 @@
 
 #include "dtrace.h"
 #include "isa.h"
+#include "kpost.h"
 
 MALLOC_DECLARE(M_DTRACE);
 
@@ -44,8 +45,7 @@ struct fbsd_cpu {
 	volatile int fc_inprobe;	 /* in probe context */
 	const isa_regs_t *fc_trapregs;	 /* a breakpoint trap's registers, or NULL */
 	uintptr_t fc_probe_fp;		 /* frame of dtrace_probe(), 0 outside */
-	pid_t fc_post_pid;		 /* raise()/stop() to deliver, 0 if none */
-	int fc_post_sig;
+	kpost_t fc_post;		 /* raise()/stop() to deliver */
 } __aligned(CACHE_LINE_SIZE);
 
 extern struct fbsd_cpu fbsd_cpus[MAXCPU];

@@ -120,14 +120,6 @@ dtrace_port_timer_cancel(dtrace_port_timer_t *tm)
 	free(tm, M_DTRACE);
 }
 
-void
-dtrace_port_log(const char *fmt, va_list ap)
-{
-	printf("dtrace: ");
-	vprintf(fmt, ap);
-	printf("\n");
-}
-
 int
 dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 {

@@ -45,14 +45,7 @@
 #include <sys/sx.h>
 
 /* The trampoline pool: 64 KiB of this module's text. */
-#define FBSD_TRAMP_POOL (64 * 1024)
-__asm__(".pushsection .text.dtrace_tramp,\"ax\",%progbits\n"
-        ".globl fbsd_tramp_pool\n"
-        ".p2align 12\n"
-        "fbsd_tramp_pool:\n"
-        ".fill 65536,1,0\n"
-        ".popsection\n");
-extern char fbsd_tramp_pool[];
+KTRAMP_POOL(fbsd_tramp_pool, 65536);
 
 static struct sx fbsd_inst_lock_sx;
 static eventhandler_tag fbsd_inst_load_tag, fbsd_inst_unload_tag;
@@ -71,7 +64,7 @@ fbsd_tramp_page(void)
 	return (uintptr_t)malloc(PAGE_SIZE, M_DTRACE, M_NOWAIT | M_ZERO | M_EXEC);
 }
 
-static ktramp_t fbsd_tramp = {(uintptr_t)fbsd_tramp_pool, FBSD_TRAMP_POOL, 0, PAGE_SIZE,
+static ktramp_t fbsd_tramp = {(uintptr_t)fbsd_tramp_pool, 65536, 0, PAGE_SIZE,
 			      fbsd_tramp_page};
 
 int

@@ -36,7 +36,7 @@
 #include <sys/queue.h>
 
 #include "netbsd_impl.h"
-#include "bsd_device.h"
+#include "bsd_port.h"
 #include "bsd_ioctl.h"
 
 #define DTNB_MINOR_DTRACE 0
@@ -200,19 +200,6 @@ dtnb_ioctl(dev_t dev, u_long cmd, void *data, int flag, struct lwp *l)
 						  &dtrace_bsd_uaccess, &rv));
 	mutex_exit(&dtnb_dev_lock);
 	return err;
-}
-
-/* D's getmajor() and getminor(): NetBSD's dev_t encoding (sys/types.h). */
-uint64_t
-dtrace_port_dev_major(uint64_t dev)
-{
-	return major((dev_t)dev);
-}
-
-uint64_t
-dtrace_port_dev_minor(uint64_t dev)
-{
-	return minor((dev_t)dev);
 }
 
 int

@@ -36,9 +36,12 @@
 
 static kmutex_t dtnb_inst_lock;
 
-/* What the breakpoint path (md_x86_64_trap.c dtnb_invop) calls; the rest
- * of probe context is DTrace's own or excluded by instprov_excluded(). */
-static const char *const dtnb_inst_exclude[] = {"trap", "splraise", "spllower", NULL};
+/* What the breakpoint path (md_x86_64_trap.c dtnb_invop) calls, and what
+ * NetBSD's own fbt leaves alone beyond instprov_excluded()'s names. */
+static const char *const dtnb_inst_exclude[] = {
+    "trap",  "splraise", "spllower",    "cpu_index", "__*",
+    "ddb_*", "kauth_*",  "lockdebug_*", NULL,
+};
 
 static void
 dtnb_inst_lockfn(bool take)

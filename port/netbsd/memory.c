@@ -79,14 +79,6 @@ dtrace_port_lock_held(dtrace_lockid_t lock)
 	return mutex_owned(&dtnb_locks[lock]) != 0;
 }
 
-void
-dtrace_port_log(const char *fmt, va_list ap)
-{
-	printf("dtrace: ");
-	vprintf(fmt, ap);
-	printf("\n");
-}
-
 int
 dtnb_memory_init(void)
 {

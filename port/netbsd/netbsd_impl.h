@@ -18,13 +18,13 @@
 #include "dtrace.h"
 #include "isa.h"
 #include "kernel_port.h"
+#include "kpost.h"
 
 typedef struct dtnb_cpu {
 	volatile int dc_inprobe;     /* in probe context (recursion guard) */
 	const isa_regs_t *dc_regs;   /* interrupted registers, during a trap */
 	uintptr_t dc_probe_fp;	     /* frame of dtrace_probe, in probe context */
-	int dc_sigpid;		     /* raise()/stop() posted for this process */
-	int dc_sig;		     /* ... with this signal, 0 if none */
+	kpost_t dc_post;	     /* raise()/stop() posted (kernel/kpost.h) */
 } dtnb_cpu_t;
 
 extern dtnb_cpu_t *dtnb_cpus;
