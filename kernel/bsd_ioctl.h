@@ -14,7 +14,7 @@
  * numbers right for the OS's encoding; docs/porting.md lists the LP64 values.
  *
  * Include after the kernel's <sys/ioccom.h> and core/dtrace.h.  Used by
- * port/freebsd and port/netbsd only.
+ * port/freebsd and port/netbsd, and by the rump host (user space).
  */
 #ifndef DTRACE_KERNEL_BSD_IOCTL_H
 #define DTRACE_KERNEL_BSD_IOCTL_H

@@ -300,6 +300,19 @@ instprov_trap(isa_regs_t *regs, uintptr_t *fault_addr)
 	return rv;
 }
 
+bool
+instprov_breakpoint(isa_regs_t *regs, const isa_regs_t **slot)
+{
+	const isa_regs_t *outer = *slot;
+	uintptr_t fault;
+	int rv;
+
+	*slot = regs;
+	rv = instprov_trap(regs, &fault);
+	*slot = outer;
+	return rv == INST_TRAP_DONE;
+}
+
 const isa_probe_insn_t *
 instprov_fire(uintptr_t addr, isa_regs_t *regs)
 {

@@ -116,6 +116,17 @@ int instprov_module_unloading(const dtrace_port_module_t *mod);
  */
 int instprov_trap(isa_regs_t *regs, uintptr_t *fault_addr);
 
+/*
+ * The whole breakpoint route of an INSTPROV_STEP_ENGINE port, probe
+ * context: the port's hook calls it with the trapped registers and the
+ * calling CPU's slot behind kern_trap_regs() (stack() and arguments read
+ * them there meanwhile; a breakpoint nested in the handler finds the
+ * outer one restored).  True when the breakpoint was a probe's: resume
+ * with *regs.  False: not ours, or emulation faulted; the port hands the
+ * trap to the kernel as an unknown breakpoint.
+ */
+bool instprov_breakpoint(isa_regs_t *regs, const isa_regs_t **slot);
+
 /* The breakpoint hook (INSTPROV_STEP_KERNEL), probe context: fire the
  * probes of the site at addr (the instruction's own address) and return
  * its prepared instruction, or NULL when addr is no site of ours. */

@@ -42,3 +42,9 @@ kclock_walltime(const kclock_t *kc, uint64_t count)
 {
 	return kc->kc_wall0 + kclock_hrtime(kc, count);
 }
+
+uint64_t
+kclock_q32_ns(uint64_t q32)
+{
+	return (q32 >> 32) * 1000000000ull + (((q32 & 0xffffffffull) * 1000000000ull) >> 32);
+}

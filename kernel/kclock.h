@@ -30,5 +30,7 @@ uint64_t kclock_calibrate(uint64_t dcount, uint64_t dns);
 /* Uptime in ns, and wall-clock time in ns since the epoch, at `count`. */
 uint64_t kclock_hrtime(const kclock_t *kc, uint64_t count);
 uint64_t kclock_walltime(const kclock_t *kc, uint64_t count);
+/* Seconds in 32.32 fixed point (FreeBSD's sbintime_t) as ns. */
+uint64_t kclock_q32_ns(uint64_t q32);
 
 #endif /* DTRACE_KERNEL_KCLOCK_H */

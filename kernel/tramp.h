@@ -22,6 +22,17 @@ typedef struct ktramp {
 	uintptr_t (*kt_chunk)(void);
 } ktramp_t;
 
+/*
+ * A first chunk of `size` bytes (a literal) in the module's own text, page
+ * aligned, named `name`: where the kernel linker put the module, which for
+ * an amd64 module built -mcmodel=kernel is within reach of the kernel's
+ * text (a %rip-relative copy still addresses its byte).  At file scope.
+ */
+#define KTRAMP_POOL(name, size)                                                                    \
+	__asm__(".pushsection .text.dtrace_tramp,\"ax\",%progbits\n"                              \
+		".globl " #name "\n.p2align 12\n" #name ":\n.fill " #size ",1,0\n.popsection\n"); \
+	extern char name[]
+
 /* len bytes (rounded up to 16) for a kernel trampoline: 0, or
  * DTRACE_EINVAL for another address space or a length no chunk holds,
  * DTRACE_ENOMEM when the OS has no chunk. */

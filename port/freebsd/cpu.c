@@ -76,13 +76,6 @@ dtrace_port_xcall(dtrace_cpuid_t cpu, dtrace_xcall_fn_t fn, void *arg)
 
 static kclock_t fbsd_clock;
 
-static uint64_t
-fbsd_sbt2ns(sbintime_t sbt)
-{
-	return (uint64_t)(sbt >> 32) * 1000000000ull +
-	       (((uint64_t)(uint32_t)sbt * 1000000000ull) >> 32);
-}
-
 uint64_t
 dtrace_port_gethrtime(void)
 {
@@ -110,10 +103,10 @@ fbsd_time_init(void)
 		c0 = fbsd_md_counter();
 		DELAY(20000);
 		t1 = sbinuptime();
-		freq = kclock_calibrate(fbsd_md_counter() - c0, t1 > t0 ? fbsd_sbt2ns(t1 - t0) : 0);
+		freq = kclock_calibrate(fbsd_md_counter() - c0, t1 > t0 ? kclock_q32_ns((uint64_t)(t1 - t0)) : 0);
 	}
 	getnanotime(&ts);
-	if (!kclock_set(&fbsd_clock, freq, fbsd_md_counter(), fbsd_sbt2ns(sbinuptime()),
+	if (!kclock_set(&fbsd_clock, freq, fbsd_md_counter(), kclock_q32_ns((uint64_t)sbinuptime()),
 			(uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec))
 		return ENXIO;
 	return 0;

@@ -20,6 +20,7 @@
 #include <sys/ioccom.h>
 #include <sys/ucred.h>
 
+#include "bsd_port.h"
 #include "bsd_ioctl.h"
 
 static struct cdev *fbsd_dev_dtrace, *fbsd_dev_helper;
@@ -40,27 +41,11 @@ fbsd_dtrace_open(struct cdev *dev, int oflags, int devtype, struct thread *td)
 	(void)oflags;
 	(void)devtype;
 	if ((err = dtrace_state_open(DTRACE_PRIV_ALL, td->td_ucred->cr_uid, &state)) != 0)
-		return err;
+		return dtrace_bsd_errno(err);
 	if ((err = devfs_set_cdevpriv(state, fbsd_state_dtor)) != 0)
 		dtrace_state_close(state);
 	return err;
 }
-
-static int
-fbsd_copyin(void *ctx, uintptr_t usrc, void *kdst, size_t len)
-{
-	(void)ctx;
-	return copyin((const void *)usrc, kdst, len);
-}
-
-static int
-fbsd_copyout(void *ctx, const void *ksrc, uintptr_t udst, size_t len)
-{
-	(void)ctx;
-	return copyout(ksrc, (void *)udst, len);
-}
-
-static const dtrace_uaccess_t fbsd_uaccess = {fbsd_copyin, fbsd_copyout, NULL};
 
 static int
 fbsd_dtrace_ioctl(struct cdev *dev, u_long cmd, caddr_t addr, int flags, struct thread *td)
@@ -76,7 +61,8 @@ fbsd_dtrace_ioctl(struct cdev *dev, u_long cmd, caddr_t addr, int flags, struct 
 		return err;
 	if (!dtrace_bsd_ioctl_ctl(cmd, &ctl))
 		return ENOTTY;
-	return dtrace_ctl_ioctl(state, ctl, DTRACE_IOCTL_SIZED, addr, &fbsd_uaccess, NULL);
+	return dtrace_bsd_errno(
+	    dtrace_ctl_ioctl(state, ctl, DTRACE_IOCTL_SIZED, addr, &dtrace_bsd_uaccess, NULL));
 }
 
 static int

@@ -12,7 +12,7 @@
  * arguments and stacks), the frame of dtrace_probe() (where kernel stacks
  * start), and a signal that raise()/stop() posted.  Only the owning CPU
  * writes it, with interrupts disabled; the delivery timer takes a posted
- * signal with an atomic swap.
+ * signal with an atomic swap (kernel/kpost.h).
  *
  * Machine-dependent pieces are in md_<isa>.c (one is linked, chosen by the
  * build, never by #if): trap-frame translation, the counter behind
@@ -37,6 +37,7 @@
 
 #include "dtrace.h"
 #include "isa.h"
+#include "kpost.h"
 
 MALLOC_DECLARE(M_DTRACE);
 
@@ -44,8 +45,7 @@ struct fbsd_cpu {
 	volatile int fc_inprobe;	 /* in probe context */
 	const isa_regs_t *fc_trapregs;	 /* a breakpoint trap's registers, or NULL */
 	uintptr_t fc_probe_fp;		 /* frame of dtrace_probe(), 0 outside */
-	pid_t fc_post_pid;		 /* raise()/stop() to deliver, 0 if none */
-	int fc_post_sig;
+	kpost_t fc_post;		 /* raise()/stop() to deliver */
 } __aligned(CACHE_LINE_SIZE);
 
 extern struct fbsd_cpu fbsd_cpus[MAXCPU];
@@ -80,12 +80,12 @@ struct linker_file;
 void fbsd_module_describe(struct linker_file *lf, dtrace_port_module_t *mod, char *name,
 			  size_t namesz);
 
-/* Breakpoint traps (trap.c): the md hook calls this with the kernel's frame;
- * true when a registered handler claimed it, and *regs is then the state to
- * resume (the md hook writes it back its own way). */
-typedef bool (*fbsd_invop_handler_t)(isa_regs_t *regs);
-bool fbsd_invop(const struct trapframe *tf, isa_regs_t *regs);
-void fbsd_invop_set(fbsd_invop_handler_t handler);
+/* Breakpoint traps (trap.c): the md hook calls fbsd_breakpoint with the
+ * kernel's frame; true when fbt or kinst claimed it, and *regs is then the
+ * state to resume (the md hook writes it back its own way).
+ * fbsd_breakpoint_hook is the whole hook where it is a C function. */
+bool fbsd_breakpoint(const struct trapframe *tf, isa_regs_t *regs);
+int fbsd_breakpoint_hook(struct trapframe *tf);
 
 /* Life cycle of each part (module.c's steps): 0 or an errno value. */
 int fbsd_time_init(void);

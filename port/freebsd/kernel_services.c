@@ -10,11 +10,13 @@
  *
  * Timers are kernel threads, not callouts: the core's timer functions take
  * the FRAMEWORK sx lock and may sleep, which callout handlers must not.
- * Each timer thread sleeps to its next deadline with pause_sbt and is told
- * to stop with a flag and wakeup(); cancel waits until it has returned from
- * the function and exited.
+ * Each timer thread makes the calls due (kernel/ktimer.h), sleeps until the
+ * next deadline with tsleep_sbt and is told to stop with a flag and
+ * wakeup(); cancel waits until it has returned from the function and
+ * exited.
  */
 #include "freebsd_impl.h"
+#include "ktimer.h"
 
 #include <sys/kthread.h>
 #include <sys/linker.h>
@@ -74,31 +76,18 @@ dtrace_port_lock_held(dtrace_lockid_t lock)
 }
 
 struct dtrace_port_timer {
-	void (*tm_fn)(void *);
-	void *tm_arg;
-	sbintime_t tm_interval;
-	volatile int tm_stop;  /* asked to stop */
-	volatile int tm_done;  /* the thread has finished with the timer */
+	ktimer_t tm_kt;
+	volatile int tm_stop; /* asked to stop */
+	volatile int tm_done; /* the thread has finished with the timer */
 };
 
 static void
 fbsd_timer_thread(void *arg)
 {
 	struct dtrace_port_timer *tm = arg;
-	sbintime_t next = sbinuptime() + tm->tm_interval;
 
-	while (!tm->tm_stop) {
-		sbintime_t now = sbinuptime();
-
-		if (now < next) {
-			tsleep_sbt(tm, 0, "dtrace", next - now, 0, C_ABSOLUTE | C_HARDCLOCK);
-			continue;
-		}
-		tm->tm_fn(tm->tm_arg);
-		next += tm->tm_interval;
-		if (next < now) /* fell behind: do not run a burst */
-			next = now + tm->tm_interval;
-	}
+	while (!tm->tm_stop)
+		tsleep_sbt(tm, 0, "dtrace", nstosbt(ktimer_run(&tm->tm_kt)), 0, C_HARDCLOCK);
 	atomic_store_rel_int((volatile u_int *)&tm->tm_done, 1);
 	wakeup(__DEVOLATILE(int *, &tm->tm_done));
 	kthread_exit();
@@ -111,9 +100,7 @@ dtrace_port_timer_start(uint64_t interval_ns, void (*fn)(void *), void *arg)
 
 	if ((tm = malloc(sizeof(*tm), M_DTRACE, M_WAITOK | M_ZERO)) == NULL)
 		return NULL;
-	tm->tm_fn = fn;
-	tm->tm_arg = arg;
-	tm->tm_interval = nstosbt(interval_ns == 0 ? 1 : interval_ns);
+	ktimer_init(&tm->tm_kt, interval_ns, fn, arg);
 	if (kthread_add(fbsd_timer_thread, tm, NULL, NULL, 0, 0, "dtrace timer") != 0) {
 		free(tm, M_DTRACE);
 		return NULL;
@@ -131,14 +118,6 @@ dtrace_port_timer_cancel(dtrace_port_timer_t *tm)
 	while (atomic_load_acq_int((volatile u_int *)&tm->tm_done) == 0)
 		tsleep(__DEVOLATILE(int *, &tm->tm_done), 0, "dtrwait", hz / 10 + 1);
 	free(tm, M_DTRACE);
-}
-
-void
-dtrace_port_log(const char *fmt, va_list ap)
-{
-	printf("dtrace: ");
-	vprintf(fmt, ap);
-	printf("\n");
 }
 
 int

@@ -139,24 +139,13 @@ fbsd_md_user_close(register_t was)
 		csr_clear(sstatus, SSTATUS_SUM);
 }
 
-static int
-fbsd_md_invop_hook(struct trapframe *tf)
-{
-	isa_regs_t regs;
-
-	if (!fbsd_invop(tf, &regs))
-		return 0;
-	fbsd_md_regs_apply(tf, &regs);
-	return 1;
-}
-
 static int (*fbsd_saved_jump_addr)(struct trapframe *);
 
 void
 fbsd_md_invop_install(void)
 {
 	fbsd_saved_jump_addr = dtrace_invop_jump_addr;
-	dtrace_invop_jump_addr = fbsd_md_invop_hook;
+	dtrace_invop_jump_addr = fbsd_breakpoint_hook;
 }
 
 void

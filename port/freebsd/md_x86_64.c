@@ -169,7 +169,7 @@ fbsd_md_invop_trap(const struct trapframe *tf)
 		return NULL; /* nested too deep: the kernel's own breakpoint path */
 	regs = &fbsd_resume[cpu][d];
 	fbsd_resume_depth[cpu] = d + 1;
-	claimed = fbsd_invop(tf, regs);
+	claimed = fbsd_breakpoint(tf, regs);
 	fbsd_resume_depth[cpu] = d;
 	if (!claimed)
 		return NULL;

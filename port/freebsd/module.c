@@ -34,29 +34,15 @@ static const kmod_step_t fbsd_steps[] = {
 };
 
 static int
-fbsd_load(void)
-{
-	return kmod_up(fbsd_steps, nitems(fbsd_steps));
-}
-
-/* Refused (EBUSY) while a consumer holds a state open or a provider cannot
- * leave; everything undone by then is redone. */
-static int
-fbsd_unload(void)
-{
-	return kmod_down(fbsd_steps, nitems(fbsd_steps)) != 0 ? EBUSY : 0;
-}
-
-static int
 fbsd_modevent(module_t mod, int type, void *data)
 {
 	(void)mod;
 	(void)data;
 	switch (type) {
 	case MOD_LOAD:
-		return fbsd_load();
-	case MOD_UNLOAD:
-		return fbsd_unload();
+		return kmod_up(fbsd_steps, nitems(fbsd_steps));
+	case MOD_UNLOAD: /* everything undone by a refusal is redone */
+		return kmod_down(fbsd_steps, nitems(fbsd_steps)) != 0 ? EBUSY : 0;
 	case MOD_SHUTDOWN:
 	case MOD_QUIESCE:
 		return 0;

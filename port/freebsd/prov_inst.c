@@ -2,12 +2,12 @@
  * port/freebsd/prov_inst.c: fbt and kinst on FreeBSD.  The providers are
  * kernel/'s (instprov.h); this file gives them the kernel.
  *
- * Breakpoints.  trap.c's hook (fbsd_invop_set) hands every kernel
- * breakpoint to fbsd_inst_trap(), which asks the engine: the engine fires
- * the probes and carries the instruction out itself (emulated, or its copy
- * run in a trampoline), and the md hook resumes the thread with the
- * registers it left (INSTPROV_STEP_ENGINE).  FreeBSD's own dtrace_invop()
- * protocol (DTRACE_INVOP_PUSHL_EBP and the rest) belongs to dtrace.ko's
+ * Breakpoints.  trap.c's hook hands every kernel breakpoint to the engine
+ * (instprov_breakpoint), which fires the probes and carries the
+ * instruction out itself (emulated, or its copy run in a trampoline); the
+ * md hook resumes the thread with the registers it left
+ * (INSTPROV_STEP_ENGINE).  FreeBSD's own dtrace_invop() protocol
+ * (DTRACE_INVOP_PUSHL_EBP and the rest) belongs to dtrace.ko's
  * dtrace_invop_start, which this module replaces, so nothing here answers
  * in it.
  *
@@ -45,14 +45,7 @@
 #include <sys/sx.h>
 
 /* The trampoline pool: 64 KiB of this module's text. */
-#define FBSD_TRAMP_POOL (64 * 1024)
-__asm__(".pushsection .text.dtrace_tramp,\"ax\",%progbits\n"
-        ".globl fbsd_tramp_pool\n"
-        ".p2align 12\n"
-        "fbsd_tramp_pool:\n"
-        ".fill 65536,1,0\n"
-        ".popsection\n");
-extern char fbsd_tramp_pool[];
+KTRAMP_POOL(fbsd_tramp_pool, 65536);
 
 static struct sx fbsd_inst_lock_sx;
 static eventhandler_tag fbsd_inst_load_tag, fbsd_inst_unload_tag;
@@ -71,7 +64,7 @@ fbsd_tramp_page(void)
 	return (uintptr_t)malloc(PAGE_SIZE, M_DTRACE, M_NOWAIT | M_ZERO | M_EXEC);
 }
 
-static ktramp_t fbsd_tramp = {(uintptr_t)fbsd_tramp_pool, FBSD_TRAMP_POOL, 0, PAGE_SIZE,
+static ktramp_t fbsd_tramp = {(uintptr_t)fbsd_tramp_pool, 65536, 0, PAGE_SIZE,
 			      fbsd_tramp_page};
 
 int
@@ -112,15 +105,6 @@ static void
 fbsd_inst_module_hold(void *port, int delta)
 {
 	((linker_file_t)port)->nenabled += delta;
-}
-
-/* The breakpoint hook: probe context, interrupts off. */
-static bool
-fbsd_inst_trap(isa_regs_t *regs)
-{
-	uintptr_t fault;
-
-	return instprov_trap(regs, &fault) == INST_TRAP_DONE;
 }
 
 static void
@@ -168,7 +152,6 @@ fbsd_inst_init(void)
 		sx_destroy(&fbsd_inst_lock_sx);
 		return err;
 	}
-	fbsd_invop_set(fbsd_inst_trap);
 	fbsd_inst_load_tag =
 	    EVENTHANDLER_REGISTER(kld_load, fbsd_inst_kld_load, NULL, EVENTHANDLER_PRI_ANY);
 	fbsd_inst_unload_tag = EVENTHANDLER_REGISTER(kld_unload_try, fbsd_inst_kld_unload_try, NULL,
@@ -187,7 +170,6 @@ fbsd_inst_fini(void)
 		return err;
 	EVENTHANDLER_DEREGISTER(kld_load, fbsd_inst_load_tag);
 	EVENTHANDLER_DEREGISTER(kld_unload_try, fbsd_inst_unload_tag);
-	fbsd_invop_set(NULL);
 	sx_destroy(&fbsd_inst_lock_sx);
 	return 0;
 }

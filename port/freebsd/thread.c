@@ -76,33 +76,6 @@ dtrace_port_curthread_execname(void)
 	return fbsd_in_intr() ? proc0.p_comm : curthread->td_proc->p_comm;
 }
 
-int
-dtrace_port_curproc_progenyof(uint64_t pid)
-{
-	const struct proc *p;
-
-	for (p = curthread->td_proc; p != NULL; p = p->p_pptr) {
-		if ((uint64_t)p->p_pid == pid)
-			return 1;
-		if (p == &proc0 || p->p_pptr == p)
-			break;
-	}
-	return pid == 0;
-}
-
-/* getmajor()/getminor(): the kernel's own dev_t split (sys/types.h). */
-uint64_t
-dtrace_port_dev_major(uint64_t dev)
-{
-	return (uint64_t)(unsigned int)major((dev_t)dev);
-}
-
-uint64_t
-dtrace_port_dev_minor(uint64_t dev)
-{
-	return (uint64_t)(unsigned int)minor((dev_t)dev);
-}
-
 /* --- What kernel/stack.c walks from ------------------------------------------ */
 
 const isa_regs_t *
@@ -134,16 +107,12 @@ kern_user_regs(isa_regs_t *regs)
 
 static struct callout fbsd_post_callout;
 
+/* one pending signal per CPU, as DTrace keeps one per thread */
 static void
 fbsd_post(int sig)
 {
-	struct fbsd_cpu *fc = fbsd_cpu_self();
-
-	if (fbsd_in_intr())
-		return;
-	/* one pending signal per CPU, as DTrace keeps one per thread */
-	fc->fc_post_sig = sig;
-	atomic_store_rel_int((volatile u_int *)&fc->fc_post_pid, (u_int)curthread->td_proc->p_pid);
+	if (!fbsd_in_intr())
+		kpost_put(&fbsd_cpu_self()->fc_post, (uint32_t)curthread->td_proc->p_pid, sig);
 }
 
 void
@@ -159,44 +128,23 @@ dtrace_port_stop(void)
 }
 
 void
-dtrace_port_chill(uint64_t ns)
-{
-	uint64_t end = dtrace_port_gethrtime() + ns;
-
-	while (dtrace_port_gethrtime() < end)
-		cpu_spinwait();
-}
-
-void
 dtrace_port_breakpoint(void)
 {
 	kdb_enter(KDB_WHY_DTRACE, "breakpoint action");
 }
 
-void
-dtrace_port_panic(const char *msg)
-{
-	panic("dtrace: %s", msg);
-}
-
-/* Deliver what probes posted: the pid is taken with one atomic swap, after
- * the signal the probe stored before it. */
+/* Deliver what probes posted. */
 static void
 fbsd_post_deliver(void *arg)
 {
+	struct proc *p;
+	uint64_t w;
+
 	(void)arg;
 	for (u_int cpu = 0; cpu <= mp_maxid; cpu++) {
-		struct fbsd_cpu *fc = &fbsd_cpus[cpu];
-		struct proc *p;
-		pid_t pid;
-		int sig;
-
-		if (fc->fc_post_pid == 0)
-			continue;
-		pid = (pid_t)atomic_readandclear_int((volatile u_int *)&fc->fc_post_pid);
-		sig = fc->fc_post_sig;
-		if (pid != 0 && (p = pfind(pid)) != NULL) {
-			kern_psignal(p, sig);
+		if ((w = kpost_take(&fbsd_cpus[cpu].fc_post)) != 0 &&
+		    (p = pfind((pid_t)kpost_pid(w))) != NULL) {
+			kern_psignal(p, kpost_sig(w));
 			PROC_UNLOCK(p);
 		}
 	}

@@ -23,13 +23,14 @@
  * Breakpoints.  The kernel calls dtrace_invop_jump_addr for a breakpoint in
  * kernel mode (amd64: jumps to it from the trap entry with the trapframe on
  * the stack; arm64/riscv: calls it with the trapframe).  md_<isa>.c sets it
- * at load and clears it at unload, and routes the trap to fbsd_invop(),
- * which hands the registers to the instruction-probe engine that registered
- * with fbsd_invop_set() (fbt and kinst, prov_inst.c) and writes back what
- * the engine changed.  With no engine nothing claims the
- * trap and the kernel treats it as its own (amd64: calltrap).
+ * at load and puts back what was there at unload; its hook (arm64/riscv:
+ * fbsd_breakpoint_hook below) hands the registers to fbt and kinst with
+ * instprov_breakpoint() (kernel/instprov.h).  Before fbt and kinst are up,
+ * and for any breakpoint not theirs, nothing claims the trap and the kernel
+ * treats it as its own (amd64: calltrap).
  */
 #include "freebsd_impl.h"
+#include "instprov.h"
 #include "kernel_port.h"
 
 #include <vm/vm.h>
@@ -37,7 +38,6 @@
 #include <vm/pmap.h>
 
 static dtrace_trap_func_t fbsd_saved_trap_func;
-static volatile fbsd_invop_handler_t fbsd_invop_handler;
 
 static int
 fbsd_trap(struct trapframe *tf, u_int type)
@@ -68,29 +68,24 @@ fbsd_trap_fini(void)
 	return 0;
 }
 
-void
-fbsd_invop_set(fbsd_invop_handler_t handler)
+bool
+fbsd_breakpoint(const struct trapframe *tf, isa_regs_t *regs)
 {
-	fbsd_invop_handler = handler;
+	fbsd_md_regs(tf, regs);
+	return instprov_breakpoint(regs, &fbsd_cpu_self()->fc_trapregs);
 }
 
-bool
-fbsd_invop(const struct trapframe *tf, isa_regs_t *regs)
+/* The hook of the kernels that call a C function (arm64, riscv); the
+ * kernel ignores its value: a claimed trap resumes where *tf now says. */
+int
+fbsd_breakpoint_hook(struct trapframe *tf)
 {
-	fbsd_invop_handler_t h = fbsd_invop_handler;
-	const isa_regs_t *outer;
-	struct fbsd_cpu *fc;
-	bool claimed;
+	isa_regs_t regs;
 
-	if (h == NULL)
-		return false;
-	fbsd_md_regs(tf, regs);
-	fc = fbsd_cpu_self();
-	outer = fc->fc_trapregs; /* a breakpoint nested in the handler */
-	fc->fc_trapregs = regs;
-	claimed = h(regs);
-	fc->fc_trapregs = outer;
-	return claimed;
+	if (!fbsd_breakpoint(tf, &regs))
+		return 0;
+	fbsd_md_regs_apply(tf, &regs);
+	return 1;
 }
 
 uintptr_t

@@ -146,15 +146,6 @@ dtrace_port_stop(void)
 }
 
 void
-dtrace_port_chill(uint64_t ns)
-{
-	uint64_t end = dtrace_port_gethrtime() + ns;
-
-	while (dtrace_port_gethrtime() < end)
-		;
-}
-
-void
 dtrace_port_breakpoint(void)
 {
 	debug_enter("dtrace: breakpoint action");

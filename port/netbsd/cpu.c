@@ -27,7 +27,6 @@
 
 dtnb_cpu_t *dtnb_cpus;
 uint32_t dtnb_ncpus;
-volatile dtnb_breakpoint_fn_t dtnb_breakpoint_hook;
 
 dtnb_cpu_t *
 dtnb_curcpu(void)

@@ -5,8 +5,9 @@
  * psignal() with proc_lock held from probe context, but proc_lock is an
  * adaptive mutex, which probe context (splhigh, maybe in an interrupt) may
  * not take.  The probe records the pid and signal in its CPU's slot
- * (depth one, as illumos's t_dtrace_sig) and schedules a soft interrupt on
- * that CPU, which sends the signal once the CPU drops below IPL_SOFTCLOCK.
+ * (kernel/kpost.h; depth one, as illumos's t_dtrace_sig) and schedules a
+ * soft interrupt on that CPU, which sends the signal once the CPU drops
+ * below IPL_SOFTCLOCK.
  *
  * breakpoint() would enter the kernel debugger, but Debugger() exists only
  * in kernels with DDB and a module cannot know: it does nothing.  panic()
@@ -27,35 +28,25 @@ static void *dtnb_sig_softint;
 static void
 dtnb_sig_deliver(void *arg)
 {
-	dtnb_cpu_t *dc;
 	struct proc *p;
-	pid_t pid;
-	int s, sig;
+	uint64_t w;
 
 	(void)arg;
-	s = splhigh();
-	dc = dtnb_curcpu();
-	pid = dc->dc_sigpid;
-	sig = dc->dc_sig;
-	dc->dc_sig = 0;
-	splx(s);
-	if (sig == 0)
+	/* a soft interrupt runs on the CPU that scheduled it */
+	if ((w = kpost_take(&dtnb_curcpu()->dc_post)) == 0)
 		return;
 	mutex_enter(proc_lock);
-	if ((p = proc_find(pid)) != NULL)
-		psignal(p, sig);
+	if ((p = proc_find((pid_t)kpost_pid(w))) != NULL)
+		psignal(p, kpost_sig(w));
 	mutex_exit(proc_lock);
 }
 
 static void
 dtnb_sig_post(int sig)
 {
-	dtnb_cpu_t *dc = dtnb_curcpu();
-
 	if (dtnb_sig_softint == NULL || cpu_intr_p() || curproc->p_pid == 0)
 		return;
-	dc->dc_sigpid = curproc->p_pid;
-	dc->dc_sig = sig;
+	kpost_put(&dtnb_curcpu()->dc_post, (uint32_t)curproc->p_pid, sig);
 	softint_schedule(dtnb_sig_softint);
 }
 
@@ -72,23 +63,8 @@ dtrace_port_stop(void)
 }
 
 void
-dtrace_port_chill(uint64_t ns)
-{
-	uint64_t until = dtrace_port_gethrtime() + ns;
-
-	while (dtrace_port_gethrtime() < until)
-		continue;
-}
-
-void
 dtrace_port_breakpoint(void)
 {
-}
-
-void
-dtrace_port_panic(const char *msg)
-{
-	panic("dtrace: %s", msg);
 }
 
 int

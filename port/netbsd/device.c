@@ -36,6 +36,7 @@
 #include <sys/queue.h>
 
 #include "netbsd_impl.h"
+#include "bsd_port.h"
 #include "bsd_ioctl.h"
 
 #define DTNB_MINOR_DTRACE 0
@@ -83,22 +84,6 @@ static const struct cdevsw dtnb_cdevsw = {
 	.d_discard = nodiscard,
 	.d_flag = D_OTHER | D_MPSAFE,
 };
-
-/* The core's error numbers in this kernel's errno. */
-static int
-dtnb_errno(int err)
-{
-	switch (err) {
-	case DTRACE_EALREADY:
-		return EALREADY;
-	case DTRACE_ENOTSUP:
-		return EOPNOTSUPP;
-	case DTRACE_EBADMSG:
-		return EBADMSG;
-	default:
-		return err; /* the rest are the same numbers everywhere */
-	}
-}
 
 static dtnb_consumer_t *
 dtnb_consumer_find(struct proc *p)
@@ -159,7 +144,7 @@ dtnb_open(dev_t dev, int flags, int mode, struct lwp *l)
 		}
 	}
 	mutex_exit(&dtnb_dev_lock);
-	return dtnb_errno(err);
+	return dtrace_bsd_errno(err);
 }
 
 static int
@@ -177,22 +162,6 @@ dtnb_close(dev_t dev, int flags, int mode, struct lwp *l)
 	mutex_exit(&dtnb_dev_lock);
 	return 0;
 }
-
-static int
-dtnb_copyin(void *ctx, uintptr_t usrc, void *kdst, size_t len)
-{
-	(void)ctx;
-	return copyin((const void *)usrc, kdst, len);
-}
-
-static int
-dtnb_copyout(void *ctx, const void *ksrc, uintptr_t udst, size_t len)
-{
-	(void)ctx;
-	return copyout(ksrc, (void *)udst, len);
-}
-
-static const dtrace_uaccess_t dtnb_uaccess = {dtnb_copyin, dtnb_copyout, NULL};
 
 static int
 dtnb_helper_ioctl(u_long cmd)
@@ -227,23 +196,10 @@ dtnb_ioctl(dev_t dev, u_long cmd, void *data, int flag, struct lwp *l)
 	if ((dn = dtnb_consumer_find(l->l_proc)) == NULL)
 		err = ENXIO;
 	else
-		err = dtnb_errno(dtrace_ctl_ioctl(dn->dn_state, ctl, DTRACE_IOCTL_SIZED, data,
-						  &dtnb_uaccess, &rv));
+		err = dtrace_bsd_errno(dtrace_ctl_ioctl(dn->dn_state, ctl, DTRACE_IOCTL_SIZED, data,
+						  &dtrace_bsd_uaccess, &rv));
 	mutex_exit(&dtnb_dev_lock);
 	return err;
-}
-
-/* D's getmajor() and getminor(): NetBSD's dev_t encoding (sys/types.h). */
-uint64_t
-dtrace_port_dev_major(uint64_t dev)
-{
-	return major((dev_t)dev);
-}
-
-uint64_t
-dtrace_port_dev_minor(uint64_t dev)
-{
-	return minor((dev_t)dev);
 }
 
 int

@@ -43,6 +43,9 @@ kern_user_limit(void)
 	return 0; /* no fault hook: no user access (see above) */
 }
 
+const bool dtnb_md_breakpoints = false; /* no breakpoint hook in 7.99 (above) */
+const size_t dtnb_md_bp_gap = 0;
+
 int
 dtnb_trap_install(void)
 {

@@ -69,6 +69,9 @@ kern_user_limit(void)
 	return UINTPTR_MAX;
 }
 
+const bool dtnb_md_breakpoints = false; /* no trap(): fbt and kinst are not registered */
+const size_t dtnb_md_bp_gap = 0;
+
 int
 dtnb_trap_install(void)
 {

@@ -9,8 +9,8 @@
  *    fault) in %rax and DTRACEFLT_BADADDR in %rdx (isa/x86_64/nofault.S).
  *  - dtrace_invop_jump_addr (amd64_trap.S, no header): where the int3
  *    vector jumps with the trap frame; see md_x86_64_invop.S.  dtnb_invop()
- *    hands the registers to dtnb_breakpoint_hook (fbt, kinst), publishing
- *    them for stack() and arguments meanwhile.
+ *    hands the registers to fbt and kinst (instprov_breakpoint, which
+ *    publishes them for stack() and arguments meanwhile).
  */
 #include <sys/param.h>
 #include <sys/types.h>
@@ -26,6 +26,7 @@
 #include <machine/vmparam.h>
 
 #include "netbsd_impl.h"
+#include "instprov.h"
 
 /* Defined in the kernel's amd64_trap.S under KDTRACE_HOOKS. */
 extern void *dtrace_invop_jump_addr;
@@ -97,30 +98,25 @@ dtnb_trap(struct trapframe *tf, u_int type)
 	return 1;
 }
 
+/* The vector has enabled interrupts again: the engine runs at IPL_HIGH,
+ * which keeps this CPU's handlers, preemption and cross-calls out. */
 int
 dtnb_invop(struct trapframe *tf)
 {
-	dtnb_breakpoint_fn_t hook = dtnb_breakpoint_hook;
-	dtnb_cpu_t *dc;
 	isa_regs_t r;
-	int rc;
+	int s, claimed = 0;
 
-	if (hook == NULL || (tf->tf_cs & SEL_UPL) != 0)
+	if ((tf->tf_cs & SEL_UPL) != 0)
 		return 0;
-	kpreempt_disable();
-	if (cpu_index(curcpu()) >= dtnb_ncpus) {
-		kpreempt_enable();
-		return 0;
+	s = splhigh();
+	if (cpu_index(curcpu()) < dtnb_ncpus) {
+		dtnb_tf2regs(tf, &r);
+		claimed = instprov_breakpoint(&r, &dtnb_curcpu()->dc_regs);
 	}
-	dtnb_tf2regs(tf, &r);
-	dc = dtnb_curcpu();
-	dc->dc_regs = &r;
-	rc = hook(&r);
-	dc->dc_regs = NULL;
-	kpreempt_enable();
-	if (rc != 0)
+	splx(s);
+	if (claimed)
 		dtnb_regs2tf(&r, tf);
-	return rc;
+	return claimed;
 }
 
 bool
@@ -139,6 +135,11 @@ kern_user_limit(void)
 {
 	return VM_MAXUSER_ADDRESS;
 }
+
+/* md_x86_64_invop.S moves the frame DTNB_FRAME_MOVE (256) bytes down: at
+ * least that much lies between the interrupted %rsp and the copy. */
+const bool dtnb_md_breakpoints = true;
+const size_t dtnb_md_bp_gap = 256;
 
 int
 dtnb_trap_install(void)

@@ -11,10 +11,12 @@
 #include <sys/types.h>
 #include <sys/systm.h>
 #include <sys/kmem.h>
+#include <sys/module.h>
 #include <sys/mutex.h>
 #include <uvm/uvm_extern.h>
 
 #include "netbsd_impl.h"
+#include "tramp.h"
 
 static kmutex_t dtnb_locks[DTRACE_NLOCKS];
 
@@ -41,24 +43,27 @@ dtrace_port_text_read(void *as, uintptr_t addr, void *buf, size_t len)
 }
 
 /*
- * Trampolines: wired, zeroed, executable kernel memory from kernel_map.
- * Never given back: a thread may still be running one after its probe is
- * gone, so the pages stay for the life of the kernel (a reload takes new
- * ones).
+ * Trampolines, carved by kernel/tramp.c from wired, zeroed, executable
+ * pages of module_map, where the kernel loads modules: on amd64 it lies
+ * above the kernel image, within the +-2 GiB of a %rip-relative copy
+ * (kernel_map is not; a port with no module_map loads modules there, and
+ * so do we).  Never given back: a thread may still be running
+ * one after its probe is gone, so the pages stay for the life of the
+ * kernel (a reload takes new ones).
  */
+static uintptr_t
+dtnb_tramp_page(void)
+{
+	return (uintptr_t)uvm_km_alloc(module_map != NULL ? module_map : kernel_map, PAGE_SIZE, 0,
+				       UVM_KMF_WIRED | UVM_KMF_ZERO | UVM_KMF_EXEC | UVM_KMF_NOWAIT);
+}
+
+static ktramp_t dtnb_tramp = {0, 0, 0, PAGE_SIZE, dtnb_tramp_page};
+
 int
 dtrace_port_tramp_alloc(void *as, size_t len, uintptr_t *addr)
 {
-	vaddr_t va;
-
-	if (as != NULL)
-		return DTRACE_ENOTSUP;
-	va = uvm_km_alloc(kernel_map, round_page(len), 0,
-			  UVM_KMF_WIRED | UVM_KMF_ZERO | UVM_KMF_EXEC | UVM_KMF_NOWAIT);
-	if (va == 0)
-		return DTRACE_ENOMEM;
-	*addr = (uintptr_t)va;
-	return 0;
+	return ktramp_alloc(&dtnb_tramp, as, len, addr);
 }
 
 void
@@ -77,14 +82,6 @@ bool
 dtrace_port_lock_held(dtrace_lockid_t lock)
 {
 	return mutex_owned(&dtnb_locks[lock]) != 0;
-}
-
-void
-dtrace_port_log(const char *fmt, va_list ap)
-{
-	printf("dtrace: ");
-	vprintf(fmt, ap);
-	printf("\n");
 }
 
 int

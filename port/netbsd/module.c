@@ -3,7 +3,7 @@
  *
  * MODULE_CMD_INIT brings the framework up in dependency order (dtnb_steps,
  * run by kernel/kmodule.c): per-CPU state and locks, the signal soft
- * interrupt, the core (dtrace_init), the trap hooks, the providers, and
+ * interrupt, the core (dtrace_init), the trap hooks, the providers (fbt and kinst last), and
  * last the device, so that nothing is reachable before it works.  MODULE_CMD_FINI takes it down in the
  * opposite order and refuses (EBUSY) while a consumer is open or a
  * provider cannot leave; whatever was already undone is redone, so a
@@ -54,6 +54,7 @@ static const kmod_step_t dtnb_steps[] = {
 	{dtnb_profile_init, dtnb_profile_fini},
 	{dtnb_syscall_init, dtnb_syscall_fini},
 	{dtnb_sdt_init, dtnb_sdt_fini},
+	{dtnb_inst_init, dtnb_inst_fini},
 	{dtnb_device_attach, dtnb_device_detach},
 };
 

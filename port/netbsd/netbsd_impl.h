@@ -18,13 +18,13 @@
 #include "dtrace.h"
 #include "isa.h"
 #include "kernel_port.h"
+#include "kpost.h"
 
 typedef struct dtnb_cpu {
 	volatile int dc_inprobe;     /* in probe context (recursion guard) */
 	const isa_regs_t *dc_regs;   /* interrupted registers, during a trap */
 	uintptr_t dc_probe_fp;	     /* frame of dtrace_probe, in probe context */
-	int dc_sigpid;		     /* raise()/stop() posted for this process */
-	int dc_sig;		     /* ... with this signal, 0 if none */
+	kpost_t dc_post;	     /* raise()/stop() posted (kernel/kpost.h) */
 } dtnb_cpu_t;
 
 extern dtnb_cpu_t *dtnb_cpus;
@@ -49,15 +49,11 @@ int dtnb_trap_uninstall(void);
  */
 int dtnb_fault(uintptr_t pc, uintptr_t *resume);
 
-/*
- * The breakpoint trap: fbt and kinst (the instruction-probe engine, outside
- * this directory) set this hook.  The trap glue calls it with the
- * interrupted registers, outside probe context, preemption off; it returns
- * non-zero when the breakpoint was its own, *regs then being where and how
- * the thread resumes; zero hands the trap back to the kernel.
- */
-typedef int (*dtnb_breakpoint_fn_t)(isa_regs_t *regs);
-extern volatile dtnb_breakpoint_fn_t dtnb_breakpoint_hook;
+/* Does this kernel route breakpoints here (md_<isa>_trap.c, md_rump.c)?
+ * With how many bytes below the interrupted stack pointer left free for
+ * the engine's emulated stores (instprov.h ic_stack_gap). */
+extern const bool dtnb_md_breakpoints;
+extern const size_t dtnb_md_bp_gap;
 
 /* A dtrace_port_timer whose thread runs on ci (NULL: any CPU), timer.c. */
 struct cpu_info;
@@ -71,6 +67,8 @@ int dtnb_syscall_init(void);
 int dtnb_syscall_fini(void);
 int dtnb_sdt_init(void);
 int dtnb_sdt_fini(void);
+int dtnb_inst_init(void); /* fbt and kinst (fbt_kinst.c) */
+int dtnb_inst_fini(void);
 
 /* --- Module life cycle (memory.c, destructive.c) ---------------------------------------- */
 int dtnb_memory_init(void);

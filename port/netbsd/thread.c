@@ -78,20 +78,3 @@ dtrace_port_curthread_execname(void)
 {
 	return cpu_intr_p() ? proc0.p_comm : curproc->p_comm;
 }
-
-int
-dtrace_port_curproc_progenyof(uint64_t pid)
-{
-	struct proc *p = curproc, *parent;
-
-	/* Bounded: the chain of parents ends at proc0 (its own parent or
-	 * none); the count guards against a chain changing under us. */
-	for (int i = 0; p != NULL && i < 100000; i++) {
-		if ((uint64_t)p->p_pid == pid)
-			return 1;
-		if ((parent = p->p_pptr) == p)
-			break;
-		p = parent;
-	}
-	return pid == 0;
-}

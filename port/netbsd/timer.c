@@ -2,14 +2,15 @@
  * port/netbsd/timer.c: periodic timers (port.h §11), also the clock of the
  * profile provider.
  *
- * Each timer is a kernel thread sleeping on a condition variable until its
- * next deadline.  A callout would be lighter, but callouts run in a soft
- * interrupt, which may not sleep, and the core's timers do (the cleaner's
- * dtrace_port_xcall waits in xc_wait).  Deadlines are absolute
- * (dtrace_port_gethrtime), the sleep is in clock ticks (hz), and an
- * interval shorter than a tick is kept by calling fn once per interval that
- * passed, so tick-1ms still fires 1000 times a second on a 100 Hz kernel,
- * in bursts.  dtnb_timer_start_on() binds the thread to one CPU.
+ * Each timer is a kernel thread that makes the calls due (kernel/ktimer.h)
+ * and sleeps on a condition variable until its next deadline.  A callout
+ * would be lighter, but callouts run in a soft interrupt, which may not
+ * sleep, and the core's timers do (the cleaner's dtrace_port_xcall waits
+ * in xc_wait).  Deadlines are absolute (dtrace_port_gethrtime), the sleep
+ * is in clock ticks (hz), and an interval shorter than a tick is kept by
+ * calling fn once per interval that passed (at most KTIMER_BURST in a
+ * row), so tick-1ms still fires 1000 times a second on a 100 Hz kernel, in
+ * bursts.  dtnb_timer_start_on() binds the thread to one CPU.
  */
 #include <sys/param.h>
 #include <sys/types.h>
@@ -21,17 +22,13 @@
 #include <sys/mutex.h>
 
 #include "netbsd_impl.h"
-
-/* A burst never runs more calls than this; past it the timer skips ahead. */
-#define DTNB_TIMER_BURST 100
+#include "ktimer.h"
 
 struct dtrace_port_timer {
 	kmutex_t dt_lock;
 	kcondvar_t dt_cv;
 	bool dt_stop;
-	uint64_t dt_interval;
-	void (*dt_fn)(void *);
-	void *dt_arg;
+	ktimer_t dt_kt;
 	struct lwp *dt_lwp;
 };
 
@@ -47,24 +44,15 @@ static void
 dtnb_timer_thread(void *arg)
 {
 	dtrace_port_timer_t *t = arg;
-	uint64_t next = dtrace_port_gethrtime() + t->dt_interval, now;
-	int n;
+	uint64_t ns;
 
 	mutex_enter(&t->dt_lock);
 	while (!t->dt_stop) {
-		now = dtrace_port_gethrtime();
-		if (now < next) {
-			(void)cv_timedwait(&t->dt_cv, &t->dt_lock, dtnb_ns2ticks(next - now));
-			continue;
-		}
 		mutex_exit(&t->dt_lock);
-		for (n = 0; next <= now && n < DTNB_TIMER_BURST; n++) {
-			t->dt_fn(t->dt_arg);
-			next += t->dt_interval;
-		}
-		if (next <= now)
-			next = now + t->dt_interval;
+		ns = ktimer_run(&t->dt_kt);
 		mutex_enter(&t->dt_lock);
+		if (!t->dt_stop)
+			(void)cv_timedwait(&t->dt_cv, &t->dt_lock, dtnb_ns2ticks(ns));
 	}
 	mutex_exit(&t->dt_lock);
 	kthread_exit(0);
@@ -85,9 +73,7 @@ dtnb_timer_start_on(struct cpu_info *ci, uint64_t interval_ns, void (*fn)(void *
 		return NULL;
 	mutex_init(&t->dt_lock, MUTEX_DEFAULT, IPL_NONE);
 	cv_init(&t->dt_cv, "dttimer");
-	t->dt_interval = interval_ns;
-	t->dt_fn = fn;
-	t->dt_arg = arg;
+	ktimer_init(&t->dt_kt, interval_ns, fn, arg);
 	if (kthread_create(PRI_NONE, KTHREAD_MPSAFE | KTHREAD_MUSTJOIN, ci, dtnb_timer_thread,
 			   t, &t->dt_lwp, "dttimer") != 0) {
 		cv_destroy(&t->dt_cv);

@@ -23,6 +23,8 @@
  *     entry's push %rbp, ret, tail-call jmp) and the probe's record holds
  *     DTrace's arguments (entry: the argument registers; return: the site's
  *     offset and %rax); kinst probes on every instruction of a function,
+ *     trapped through instprov_breakpoint() (a port's whole route, the
+ *     trap-registers slot restored after),
  *     named by decimal offset, their trampolines the copy and a jump back,
  *     a %rip-relative copy addressing the same byte from its trampoline;
  *   - a module with an enabled probe refuses to unload; disabling puts back
@@ -755,8 +757,8 @@ check_kinst(void)
 		                             orig[0] == 0xc9 || orig[0] == 0x90);
 		char name[24];
 		dtrace_id_t id;
-		isa_regs_t r;
-		uintptr_t fault;
+		isa_regs_t r, outer;
+		const isa_regs_t *slot;
 		size_t len = k + 1 < f->ninsns ? f->insns[k + 1].off - in->off : f->size - in->off;
 
 		snprintf(name, sizeof(name), "%zu", in->off);
@@ -770,7 +772,11 @@ check_kinst(void)
 		if (kernel_mode)
 			continue;
 		regs_image(&r, site);
-		CHECK_EQ(instprov_trap(&r, &fault), INST_TRAP_DONE);
+		/* through a port's whole route: the slot behind kern_trap_regs()
+		 * holds the outer value again afterwards */
+		slot = &outer;
+		CHECK(instprov_breakpoint(&r, &slot));
+		CHECK(slot == &outer);
 		if (starts(in->mnem, "ret") || in->target != 0 ||
 		    (r.r[ISA_REG_RIP] >= (uintptr_t)text &&
 		     r.r[ISA_REG_RIP] < (uintptr_t)text + text_size))

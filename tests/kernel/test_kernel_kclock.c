@@ -2,8 +2,8 @@
  * kernel/kclock.c, time from a processor counter: hrtime continues the
  * uptime given at load at the counter's rate (exact for a 1 GHz counter,
  * within a nanosecond per second for others), the wall clock keeps its
- * offset, a counter that wraps still counts forward, calibration, and
- * frequencies refused.
+ * offset, a counter that wraps still counts forward, calibration,
+ * frequencies refused, 32.32 fixed-point seconds in ns.
  */
 #include "kclock.h"
 #include "test_util.h"
@@ -31,6 +31,9 @@ main(void)
 	CHECK_EQ(kclock_calibrate(200000, 20000000), 10000000); /* 10 MHz */
 	CHECK_EQ(kclock_calibrate(0, 20000000), 0);
 	CHECK_EQ(kclock_calibrate(100, 0), 0);
+	CHECK_EQ(kclock_q32_ns(3ull << 32 | 1ull << 31), 3500000000ull); /* 3.5 s */
+	CHECK_EQ(kclock_q32_ns(1), 0);
+	CHECK_EQ(kclock_q32_ns(5), 1); /* 5 / 2^32 s is 1.16 ns */
 	CHECK(!kclock_set(&kc, 0, 0, 0, 0));
 	CHECK(!kclock_set(&kc, UINT64_MAX, 0, 0, 0));
 	return TEST_DONE();

@@ -8,6 +8,7 @@
  * and argument layout, reaches the core and answers as DTrace does (the
  * success paths of ENABLE, EPROBE, AGGDESC, FORMAT and the snapshots with
  * real programs are the dtrace command's, tests/rump/run_e2e_rump.sh);
+ * fbt and kinst are not offered (a rump kernel has no breakpoint route);
  * the helper commands and an unknown command answer as documented; the
  * module refuses to unload while a consumer has it open, unloads, is gone
  * (open fails), loads again and works again, twice.
@@ -101,6 +102,12 @@ control_operations(const char *pass)
 	CHECK(ioc(fd, DTRACEIOC_PROVIDER, &pv) == 0, "%s: PROVIDER syscall", pass);
 	strcpy(pv.dtvd_name, "nosuch");
 	CHECK(ioc(fd, DTRACEIOC_PROVIDER, &pv) == NB_ESRCH, "%s: PROVIDER nosuch is ESRCH", pass);
+	/* a rump kernel has no trap(): no breakpoint reaches fbt or kinst,
+	 * so neither is offered (port/netbsd/md_rump.c) */
+	strcpy(pv.dtvd_name, "fbt");
+	CHECK(ioc(fd, DTRACEIOC_PROVIDER, &pv) == NB_ESRCH, "%s: PROVIDER fbt is ESRCH", pass);
+	strcpy(pv.dtvd_name, "kinst");
+	CHECK(ioc(fd, DTRACEIOC_PROVIDER, &pv) == NB_ESRCH, "%s: PROVIDER kinst is ESRCH", pass);
 
 	/* Walk every probe: BEGIN is 1, and profile's usual set. */
 	n = 0;
