@@ -106,7 +106,13 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 				trap_fire_usdt(p, id, regs, thr);
 			else if (k == INST_ISENABLED)
 				isenabled = true;
-			else
+			else if (k == INST_ENTRY && thr != NULL) {
+				uint32_t outer = thr->it_entry;
+
+				thr->it_entry = 1;
+				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
+				thr->it_entry = outer;
+			} else
 				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
 		}
 	}

@@ -17,6 +17,16 @@ isa_uregs_get(const isa_regs_t *rp, unsigned dtrace_reg, bool *ok)
 	return rp->r[dtrace_reg];
 }
 
+/* Before the prologue, x30 is not yet signed (paciasp is the prologue's). */
+bool
+isa_regs_entry_caller(isa_regs_t *rp)
+{
+	if (rp->r[ISA_REG_LR] == 0)
+		return false;
+	rp->r[ISA_REG_PC] = rp->r[ISA_REG_LR];
+	return true;
+}
+
 /* AAPCS64 integer argument registers x0..x7. */
 const unsigned isa_arg_regs[] = {0, 1, 2, 3, 4, 5, 6, 7};
 const unsigned isa_narg_regs = sizeof(isa_arg_regs) / sizeof(isa_arg_regs[0]);
