@@ -17,13 +17,15 @@ isa_uregs_get(const isa_regs_t *rp, unsigned dtrace_reg, bool *ok)
 	return rp->r[dtrace_reg];
 }
 
-/* Before the prologue, x30 is not yet signed (paciasp is the prologue's). */
+/* x30 is signed at a retaa/retab return site: the PAC bits go. */
 bool
 isa_regs_entry_caller(isa_regs_t *rp)
 {
-	if (rp->r[ISA_REG_LR] == 0)
+	uint64_t ra = rp->r[ISA_REG_LR] & ~(uint64_t)ISA_DWARF_RA_PAC_MASK;
+
+	if (ra == 0)
 		return false;
-	rp->r[ISA_REG_PC] = rp->r[ISA_REG_LR];
+	rp->r[ISA_REG_PC] = ra;
 	return true;
 }
 

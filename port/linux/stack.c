@@ -63,12 +63,13 @@ walk_regs(const isa_regs_t *rp, uint64_t *pcs, int max)
 }
 
 /*
- * At an entry probe the function has made no frame yet.  Where its object
- * has no call-frame information for it (riscv64 gcc 12 emits none for C
- * by default), the frame-pointer walk reads the caller's frame record as
- * the function's own and skips the caller; then the walk starts over
- * from the caller's registers (isa_regs_entry_caller).  Where the first
- * walk found the caller, it stands.
+ * At an entry or return probe the function has no frame (not yet, or no
+ * more).  Where its object has no call-frame information for it (riscv64
+ * gcc 12 emits none for C by default), the frame-pointer walk reads the
+ * caller's frame record as the function's own and skips the caller; then
+ * the walk starts over from the caller's registers
+ * (isa_regs_entry_caller).  Where the first walk found the caller, it
+ * stands.
  */
 static int
 walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
@@ -76,7 +77,7 @@ walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
 	uint64_t two[2];
 	isa_regs_t caller;
 
-	if (max >= 2 && linux_inst_thread.it_entry != 0) {
+	if (max >= 2 && linux_inst_thread.it_noframe != 0) {
 		caller = *rp;
 		if (isa_regs_entry_caller(&caller) &&
 		    (walk_regs(rp, two, 2) < 2 || two[1] != isa_regs_pc(&caller))) {
