@@ -220,13 +220,14 @@ vanished:
 /* ---- The connection ------------------------------------------------------ */
 
 static void
-agent_fail(int sock, int err)
+agent_fail(int sock, int err, int step)
 {
 	linux_agent_msg_t m;
 
 	memset(&m, 0, sizeof(m));
 	m.am_type = LINUX_AGENT_FAIL;
-	m.am_arg[0] = (uint64_t)err;
+	m.am_arg[AM_FAIL_ERRNO] = (uint64_t)err;
+	m.am_arg[AM_FAIL_STEP] = (uint64_t)step;
 	(void)linux_agent_send(sock, &m, NULL, 0);
 }
 
@@ -253,25 +254,29 @@ agent_handshake(int sock)
 	if ((err = linux_arena_attach(fds[0], fds[2])) != 0 ||
 	    (uintptr_t)linux_arena != (uintptr_t)m.am_arg[AM_ARENA_BASE]) {
 		err = err != 0 ? err : EEXIST;
-		agent_fail(sock, err);
+		agent_fail(sock, err, LINUX_AGENT_STEP_ARENA);
 		goto out;
 	}
 	fds[0] = fds[2] = -1; /* the arena keeps them */
 	if ((err = linux_code_attach(fds[1], (uintptr_t)m.am_arg[AM_CODE_BASE],
-				     (size_t)m.am_arg[AM_CODE_SIZE])) != 0 ||
-	    (err = dtrace_attach((void *)(uintptr_t)m.am_arg[AM_CORE])) != 0 ||
+				     (size_t)m.am_arg[AM_CODE_SIZE])) != 0) {
+		agent_fail(sock, err, LINUX_AGENT_STEP_CODE);
+		goto out;
+	}
+	if ((err = dtrace_attach((void *)(uintptr_t)m.am_arg[AM_CORE])) != 0 ||
 	    (err = inst_attach((void *)(uintptr_t)m.am_arg[AM_INST])) != 0) {
-		agent_fail(sock, err);
+		agent_fail(sock, err, LINUX_AGENT_STEP_ATTACH);
 		goto out;
 	}
 	agent_block = (linux_agent_block_t *)(uintptr_t)m.am_arg[AM_BLOCK];
+	linux_refused_count = &agent_block->lab_counts->lac_refused;
 	agent_pid = getpid();
 	linux_thread_refresh_execname();
 	linux_unwind_refresh();
 	inst_set_hook(agent_hook);
 	linux_trap_set_breakpoint_handler(agent_breakpoint);
 	if ((err = linux_trap_install()) != 0) {
-		agent_fail(sock, err);
+		agent_fail(sock, err, LINUX_AGENT_STEP_TRAPS);
 		goto out;
 	}
 	agent_quiet = 0;
@@ -387,6 +392,7 @@ agent_atfork_child(void)
 	if (agent_sock >= 0)
 		close(agent_sock);
 	agent_sock = -1;
+	linux_refused_count = NULL; /* the parent's counter */
 	agent_block = NULL;
 }
 
@@ -498,6 +504,7 @@ dtrace_agent_attach(const char *sockname)
 	/* A consumer traced this process before and left: let go of its
 	 * memory (kept mapped: see linux_arena_abandon) to take the new one. */
 	if (agent_pid != 0 && agent_quiet) {
+		linux_refused_count = NULL;
 		linux_arena_abandon();
 		linux_code_abandon();
 		dtrace_detach();

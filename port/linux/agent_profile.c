@@ -5,7 +5,9 @@
  * block (profile.c); the agent's thread arms one POSIX timer per probe on
  * the process's CPU-time clock, so a process keeping one CPU busy samples
  * at N per second and one using two at 2N, as DTrace's per-CPU profile
- * probes would see it, and an idle process is not sampled at all.  Expiry
+ * probes would see it, and an idle process is not sampled at all -- up to
+ * the kernel's tick rate: CPU-time timers expire only at a tick (CONFIG_HZ
+ * per second of CPU time), so above that N gives fewer samples.  Expiry
  * is SIGPROF; the kernel sends a process-directed timer signal to the
  * thread that was running, whose registers the probe then samples.  Our
  * expiries carry the probe's slot in si_value; any other SIGPROF (the

@@ -65,6 +65,16 @@ typedef struct linux_agent_msg {
 #define AM_INST 5
 #define AM_BLOCK 6
 
+/* FAIL's arguments: the errno value, and the step of SETUP that failed. */
+#define AM_FAIL_ERRNO 0
+#define AM_FAIL_STEP 1
+enum {
+	LINUX_AGENT_STEP_ARENA = 1, /* mapping the arena at its address */
+	LINUX_AGENT_STEP_CODE,	    /* mapping the code arena at its address */
+	LINUX_AGENT_STEP_ATTACH,    /* adopting the core's and the engine's tables */
+	LINUX_AGENT_STEP_TRAPS,	    /* installing the trap handlers */
+};
+
 /* profile-N probes the agent fires in its process's threads. */
 #define LINUX_AGENT_MAXPROF 16
 
@@ -116,6 +126,10 @@ typedef struct linux_agent_counts {
 	volatile uint32_t lac_modgen;  /* bumped at each module change */
 	volatile uint64_t lac_traps;   /* breakpoints it handled */
 	volatile uint64_t lac_foreign; /* breakpoints not of any site */
+	/* probe firings refused: the thread was already in probe context
+	 * (a signal's probe inside another's), or no CPU slot was free;
+	 * reported by dtrace as drops in this process */
+	volatile uint64_t lac_refused;
 	/* the answer to lab_guard: 1 done, -errno refused */
 	volatile int32_t lac_guarded;
 } linux_agent_counts_t;

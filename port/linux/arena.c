@@ -136,32 +136,57 @@ init_shared_mutex(pthread_mutex_t *m)
 }
 
 /*
- * A hint address for a shared mapping (the arena, the code arena) that
- * agents will map at the same place: away from where the kernel places
- * libraries and stacks (top down from 128 TiB) and from the heap, in one
- * window for 47/48-bit address spaces and one that fits RISC-V Sv39's
- * 256 GiB.  Which slot of the window is picked at random, so that a second
- * consumer's mappings miss a first one's, which an agent keeps mapped
- * after that consumer leaves (a thread may still be in a trampoline).
+ * Where shared mappings (the arena, the code arena) go, so that agents
+ * can map them at the same place: windows that the kernel leaves alone when
+ * it places a process's own mappings.  Linux puts a position-independent
+ * executable and its brk heap at two thirds of the address space plus up
+ * to 2^28 pages (x86_64: 0x5555_5555_4000 to 0x5655_5555_4000; aarch64
+ * 48-bit: 0xaaaa_aaaa_a000 and up; RISC-V Sv39: 0x2a_aaaa_a000 and up),
+ * libraries, thread stacks and anonymous memory top down from below the
+ * stack, a fixed-address executable at 4 MiB, and, in the legacy bottom-up
+ * layout (`ulimit -s unlimited`), mmap upwards from about a sixth of the
+ * address space (x86_64: 20 to 21 TiB, seen) or a quarter (aarch64).
+ * Window 0 (8 TiB at 8 TiB) is clear of all of these in 47- and 48-bit
+ * address spaces; window 1 (64 GiB at 64 GiB) in RISC-V Sv39's 256 GiB
+ * and aarch64's 39-bit 512 GiB.  tests/port/arena.c checks them against
+ * the layouts of the machine it runs on.
+ * Returns false for a window that does not exist.
+ */
+bool
+linux_map_window(int window, uintptr_t *base, uintptr_t *span)
+{
+	static const struct {
+		uintptr_t base, span;
+	} windows[] = {{0x080000000000ULL, 0x080000000000ULL}, {0x1000000000ULL, 0x1000000000ULL}};
+
+	if (window < 0 || window >= (int)(sizeof(windows) / sizeof(windows[0])) ||
+	    sizeof(void *) < 8)
+		return false;
+	*base = windows[window].base;
+	*span = windows[window].span;
+	return true;
+}
+
+/*
+ * A hint address for a shared mapping of `size` in window `window`.  Which
+ * slot of the window is picked at random, so that a second consumer's
+ * mappings miss a first one's, which an agent keeps mapped after that
+ * consumer leaves (a thread may still be in a trampoline).
  */
 uintptr_t
 linux_map_hint(int window, size_t size)
 {
-	static const struct {
-		uintptr_t base, span;
-	} windows[] = {{0x500000000000ULL, 0x100000000000ULL}, {0x2000000000ULL, 0x1000000000ULL}};
+	uintptr_t base, span, step;
 	uint64_t r = 0;
-	uintptr_t step;
 
-	if (window < 0 || window >= (int)(sizeof(windows) / sizeof(windows[0])) ||
-	    sizeof(void *) < 8)
+	if (!linux_map_window(window, &base, &span))
 		return 0;
 	step = ((uintptr_t)size + ((uintptr_t)1 << 30) - 1) & ~(((uintptr_t)1 << 30) - 1);
-	if (step == 0 || step > windows[window].span)
+	if (step == 0 || step > span)
 		return 0;
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
 		r = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)time(NULL);
-	return windows[window].base + (uintptr_t)(r % (windows[window].span / step)) * step;
+	return base + (uintptr_t)(r % (span / step)) * step;
 }
 
 /*

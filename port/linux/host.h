@@ -49,6 +49,7 @@ int dtrace_linux_host_fini(void);
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 int dtrace_linux_proc_socketpair(int *consumer_end, int *agent_end);
@@ -64,6 +65,9 @@ int dtrace_linux_proc_go(pid_t pid);
 /* 1, once, when pid's agent is gone but pid is not: it ran exec, which
  * took its probes (the new image runs untraced); else 0. */
 int dtrace_linux_proc_dropped(pid_t pid);
+/* Probe firings pid's agent refused (no probe context could be entered)
+ * since the last call. */
+uint64_t dtrace_linux_proc_refused(pid_t pid);
 /* Why the last description offered to provider pid<pid> made no probe:
  * 1 offset outside the function, 2 not on an instruction, 3 not a probe
  * name, 4 no such function in the named module, 5 not traceable, 6 the

@@ -107,8 +107,10 @@ int linux_arena_rofd(void);
 void linux_arena_destroy(void);
 void linux_arena_abandon(void);
 /* A random hint for a shared mapping of `size` in window 0 (47/48-bit) or
- * 1 (Sv39); 0 if none fits. */
+ * 1 (Sv39); 0 if none fits.  linux_map_window: a window's bounds, which the
+ * kernel's own placement of a process's mappings avoids (arena.c). */
 uintptr_t linux_map_hint(int window, size_t size);
+bool linux_map_window(int window, uintptr_t *base, uintptr_t *span);
 bool linux_arena_contains(uintptr_t addr, size_t len);
 /* Within the writable part? */
 bool linux_arena_rw_contains(uintptr_t addr, size_t len);
@@ -137,6 +139,9 @@ extern LINUX_TLS uintptr_t linux_probe_fp;
 /* ---- Slots --------------------------------------------------------------- */
 
 void linux_slots_init(uint32_t nslots);
+/* Where dtrace_port_probe_enter counts the firings it refuses (an
+ * agent's lac_refused), or NULL. */
+extern volatile uint64_t *linux_refused_count;
 /* Is this thread in probe context (between dtrace_port_probe_enter and
  * exit)?  The syscall provider fires nothing for calls made there. */
 bool linux_slots_in_probe(void);
@@ -262,6 +267,7 @@ typedef struct linux_proc {
 	int lp_why;			    /* why the last description made nothing */
 	bool lp_execd;			    /* its agent went with an exec */
 	bool lp_dropped;		    /* ... which was reported */
+	uint64_t lp_refused;		    /* its refused firings reported */
 	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;

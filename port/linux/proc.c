@@ -133,6 +133,24 @@ proc_control(void *arg)
 
 /* ---- Bringing an agent up ------------------------------------------------ */
 
+
+/* What a SETUP step the agent reports as failed was doing. */
+static const char *
+proc_setup_step(int step)
+{
+	switch (step) {
+	case LINUX_AGENT_STEP_ARENA:
+		return "map the consumer's memory";
+	case LINUX_AGENT_STEP_CODE:
+		return "map the consumer's trampolines";
+	case LINUX_AGENT_STEP_ATTACH:
+		return "adopt the consumer's tables";
+	case LINUX_AGENT_STEP_TRAPS:
+		return "install its trap handlers";
+	default:
+		return "set up";
+	}
+}
 static int
 proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 {
@@ -183,9 +201,9 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 	if ((err = linux_agent_recv(p->lp_sock, &m, NULL, 0, NULL, HANDSHAKE_MS)) != 0 ||
 	    m.am_type != LINUX_AGENT_READY) {
 		if (err == 0 && m.am_type == LINUX_AGENT_FAIL)
-			snprintf(errbuf, errlen,
-				 "the agent in pid %d could not map the consumer's memory: %s",
-				 (int)p->lp_pid, strerror((int)m.am_arg[0]));
+			snprintf(errbuf, errlen, "the agent in pid %d could not %s: %s",
+				 (int)p->lp_pid, proc_setup_step((int)m.am_arg[AM_FAIL_STEP]),
+				 strerror((int)m.am_arg[AM_FAIL_ERRNO]));
 		else
 			snprintf(errbuf, errlen, "the agent in pid %d did not answer: %s",
 				 (int)p->lp_pid, err != 0 ? strerror(err) : "unexpected message");
@@ -443,6 +461,22 @@ dtrace_linux_proc_dropped(pid_t pid)
 		return 0;
 	p->lp_dropped = true;
 	return 1;
+}
+
+uint64_t
+dtrace_linux_proc_refused(pid_t pid)
+{
+	linux_proc_t *p = linux_proc_lookup(pid);
+	uint64_t n, d;
+
+	if (p == NULL || p->lp_block == NULL || p->lp_block->lab_counts == NULL)
+		return 0;
+	/* the agent writes it: a count that went back is believed from
+	 * here on, never reported as a huge difference */
+	n = __atomic_load_n(&p->lp_block->lab_counts->lac_refused, __ATOMIC_RELAXED);
+	d = n > p->lp_refused ? n - p->lp_refused : 0;
+	p->lp_refused = n;
+	return d;
 }
 
 int

@@ -208,6 +208,20 @@ linux_slots_in_probe(void)
 	return in_probe != 0;
 }
 
+/* Where a refused firing is counted for the consumer to report: the
+ * agent's counters in the arena (agent.c), NULL in the consumer. */
+volatile uint64_t *linux_refused_count;
+
+static bool
+refuse(void)
+{
+	volatile uint64_t *c = linux_refused_count;
+
+	if (c != NULL)
+		__atomic_add_fetch(c, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
 bool
 dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 {
@@ -215,8 +229,10 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 	int32_t s;
 	int hw;
 
-	if (linux_arena == NULL || linux_arena->la_nslots == 0 || in_probe)
+	if (linux_arena == NULL || linux_arena->la_nslots == 0)
 		return false;
+	if (in_probe)
+		return refuse();
 	/* A signal arriving from here on sees the flag and is refused; one
 	 * that arrived before it ran to completion already. */
 	in_probe = 1;
@@ -237,7 +253,7 @@ dtrace_port_probe_enter(dtrace_cpuid_t *cpu, uintptr_t *cookie_out)
 		if (!slot_try((uint32_t)s, me) && (s = slot_any(me)) < 0) {
 			atomic_signal_fence(memory_order_seq_cst);
 			in_probe = 0;
-			return false;
+			return refuse();
 		}
 	}
 	/* The frame of the core function entering probe context, for

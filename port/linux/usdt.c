@@ -88,6 +88,23 @@ linux_usdt_arg_parse(const char *desc, size_t len, inst_arg_t *a, linux_usdt_sym
 	return linux_usdt_operand(desc, len, a, sym, arg);
 }
 
+size_t
+linux_usdt_arg_len(const char *s)
+{
+	size_t n;
+	int depth = 0;
+
+	for (n = 0; s[n] != '\0'; n++) {
+		if (s[n] == '[')
+			depth++;
+		else if (s[n] == ']' && depth > 0)
+			depth--;
+		else if ((s[n] == ' ' || s[n] == '\t') && depth == 0)
+			break;
+	}
+	return n;
+}
+
 const char *
 linux_usdt_arg_type(const inst_arg_t *a)
 {
@@ -809,16 +826,15 @@ stap_notes(usdt_elf_t *ue, usdt_scan_t *sc)
 			d.ud_func = elf_func(ue, pc);
 			d.ud_addr = (uintptr_t)(pc + ue->ue_bias);
 			d.ud_sem = sem != 0 ? (uintptr_t)(sem + (uint64_t)adj + ue->ue_bias) : 0;
-			/* descriptors are separated by spaces */
+			/* descriptors are separated by spaces (outside brackets) */
 			for (s = args; *s != '\0' && d.ud_args.ia_nargs < INST_ARGS_MAX; s = e) {
 				inst_arg_t *a = &d.ud_args.ia_arg[d.ud_args.ia_nargs];
 
-				while (*s == ' ')
+				while (*s == ' ' || *s == '\t')
 					s++;
 				if (*s == '\0')
 					break;
-				for (e = s; *e != '\0' && *e != ' '; e++)
-					continue;
+				e = s + linux_usdt_arg_len(s);
 				(void)linux_usdt_arg_parse(s, (size_t)(e - s), a, elf_sym_addr, ue);
 				d.ud_native[d.ud_args.ia_nargs] = linux_usdt_arg_type(a);
 				d.ud_map[d.ud_args.ia_nargs] = (uint8_t)d.ud_args.ia_nargs;

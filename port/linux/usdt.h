@@ -37,6 +37,11 @@ int linux_usdt_operand(const char *op, size_t len, inst_arg_t *a, linux_usdt_sym
 int linux_usdt_arg_parse(const char *desc, size_t len, inst_arg_t *a, linux_usdt_sym_fn_t sym,
                          void *arg);
 
+/* The length of the descriptor at the start of `s` (a note's list of
+ * them): it ends at a space or tab outside brackets, since AArch64's
+ * operands hold one inside (`-8@[sp, 8]`). */
+size_t linux_usdt_arg_len(const char *s);
+
 /* The C type name args[] and `dtrace -lv` give an argument of this size
  * and sign ("int32_t", "uint64_t"). */
 const char *linux_usdt_arg_type(const inst_arg_t *a);

@@ -9,7 +9,11 @@
  * one that maps it as an agent does can write the writable part but can
  * neither write the read-only part nor make it writable by any means
  * (mprotect, a writable mapping or write(2) through a descriptor opened
- * again read-write), nor shrink either memfd.
+ * again read-write), nor shrink either memfd.  The windows where the
+ * arena is placed hold none of the mappings the kernel gives a process of
+ * its own accord (this one, a position-independent program just started,
+ * and one started with the legacy layout), so that an agent finds the
+ * consumer's addresses free.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +21,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -92,6 +97,39 @@ readonly_checks(int rofd, uint64_t *ro)
 	return 0;
 }
 
+/*
+ * 0 if no mapping that `cmd`'s output lists (a /proc/PID/maps) meets a
+ * window that exists in this address space; else the number of mappings
+ * that do, each printed.
+ */
+static int
+windows_clear_of(const char *what, const char *cmd)
+{
+	unsigned long lo, hi;
+	uintptr_t base, span;
+	char line[512];
+	int bad = 0, lines = 0, w;
+	FILE *f = popen(cmd, "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		lines++;
+		for (w = 0; linux_map_window(w, &base, &span); w++) {
+			if (lo < base + span && hi > base) {
+				fprintf(stderr, "%s: window %d [%#lx, %#lx) meets %s", what, w,
+					(unsigned long)base, (unsigned long)(base + span), line);
+				bad++;
+			}
+		}
+	}
+	if (pclose(f) != 0 || lines < 3)
+		return -1;
+	return bad;
+}
+
 int
 main(void)
 {
@@ -102,6 +140,14 @@ main(void)
 	pid_t pid;
 	int st;
 
+	CHECK(windows_clear_of("this test", "cat /proc/$PPID/maps") == 0,
+	      "the arena's windows hold none of this process's mappings");
+	CHECK(windows_clear_of("a new program", "cat /proc/self/maps") == 0,
+	      "the arena's windows hold none of a new program's mappings");
+	if (system("ulimit -s unlimited 2>/dev/null") == 0)
+		CHECK(windows_clear_of("the legacy layout",
+				       "ulimit -s unlimited && cat /proc/self/maps") == 0,
+		      "the arena's windows hold none of a legacy-layout program's mappings");
 	CHECK(linux_arena_create((size_t)256 << 20) == 0, "arena");
 	for (i = 0; i < 10; i++) {
 		p[i] = dtrace_port_zalloc(sizes[i]);

@@ -3,71 +3,26 @@
  * (port/linux/usdt_operand_x86_64.c) become recipes, and the engine's
  * probe-context evaluation (inst/inst_args.c) reads the right value from
  * registers, constants and memory, with the size and sign each gives; what
- * cannot be understood, or faults, reads 0.
+ * cannot be understood, or faults, reads 0.  (usdt_operands_aarch64.c: the
+ * same on AArch64.)
  */
-#include <stdint.h>
 #include <string.h>
 
-#include "port_test.h"
-#include "usdt.h"
-
-static int64_t object_var = 0x1122334455667788LL;
-
-static int
-resolve(const char *name, size_t len, uint64_t *addr, void *arg)
-{
-	(void)arg;
-	if (len == 10 && memcmp(name, "object_var", 10) == 0) {
-		*addr = (uint64_t)(uintptr_t)&object_var;
-		return 0;
-	}
-	return -1;
-}
-
-static uint64_t
-eval(const char *desc, const isa_regs_t *regs, int *parsed, inst_arg_t *out)
-{
-	inst_arg_t a;
-
-	*parsed = linux_usdt_arg_parse(desc, strlen(desc), &a, resolve, NULL);
-	if (out != NULL)
-		*out = a;
-	return inst_arg_value(&a, regs);
-}
-
-#define WANT(desc, regs, value)                                                                    \
-	do {                                                                                       \
-		int ok_;                                                                           \
-		uint64_t v_ = eval(desc, regs, &ok_, NULL);                                        \
-		CHECK(ok_ == 0, "%s not parsed", desc);                                            \
-		CHECK(v_ == (uint64_t)(value), "%s: 0x%llx, want 0x%llx", desc,                    \
-		      (unsigned long long)v_, (unsigned long long)(uint64_t)(value));              \
-	} while (0)
-
-#define REFUSED(desc, regs)                                                                        \
-	do {                                                                                       \
-		int ok_;                                                                           \
-		uint64_t v_ = eval(desc, regs, &ok_, NULL);                                        \
-		CHECK(ok_ != 0 && v_ == 0, "%s: parsed %d, value 0x%llx", desc, ok_,               \
-		      (unsigned long long)v_);                                                     \
-	} while (0)
+#include "usdt_operands.h"
 
 int
 main(void)
 {
-	int64_t stack[4] = {-1, 0x7fffffff00000002LL, 3, -4};
-	int16_t halves[4] = {1, -2, 3, -4};
 	isa_regs_t r;
 	inst_arg_t a;
 	int ok;
 
-	CHECK(linux_trap_install() == 0, "trap handlers");
-	memset(&r, 0, sizeof(r));
+	regs_setup(&r);
 	r.r[ISA_REG_RAX] = 0xfffffffffffffffeULL;
 	r.r[ISA_REG_RBX] = 0xff00;
 	r.r[ISA_REG_RCX] = 0x1234;
-	r.r[ISA_REG_RBP] = (uint64_t)(uintptr_t)&stack[2];
-	r.r[ISA_REG_RDI] = (uint64_t)(uintptr_t)halves;
+	r.r[ISA_REG_RBP] = (uint64_t)(uintptr_t)&mem64[2];
+	r.r[ISA_REG_RDI] = (uint64_t)(uintptr_t)mem16;
 	r.r[ISA_REG_RSI] = 1;
 	r.r[ISA_REG_R8] = 0x8000;
 
@@ -109,6 +64,12 @@ main(void)
 	REFUSED("8@%xmm0", &r);
 	REFUSED("8@(%rax,%rbx,3)", &r);
 	REFUSED("8@", &r);
+	/* where one descriptor of a note's list ends: at a space outside
+	 * brackets (AArch64 writes `[sp, 8]`) */
+	CHECK(linux_usdt_arg_len("-8@%rdi -4@%esi") == 7, "AT&T descriptor's length");
+	CHECK(linux_usdt_arg_len("-8@[sp, 8] -4@[sp, 4]") == 10, "bracketed descriptor's length");
+	CHECK(linux_usdt_arg_len("-4@[x0, #8]\t2@x1") == 11, "ends at a tab");
+	CHECK(linux_usdt_arg_len("8@x19") == 5, "the last descriptor");
 	/* the recipe and its type name */
 	(void)eval("-2@%r8w", &r, &ok, &a);
 	CHECK(a.ia_kind == INST_ARG_REG && a.ia_size == 2 && a.ia_signed && a.ia_regbytes == 2,

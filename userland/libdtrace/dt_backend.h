@@ -50,6 +50,9 @@ typedef struct dt_backend {
 	int (*proc_go)(int pid);
 	/* 1, once, when the process ran exec and so lost its probes. */
 	int (*proc_dropped)(int pid);
+	/* Probe firings refused in the process (no probe context could be
+	 * entered) since the last call: reported as drops. */
+	uint64_t (*proc_refused)(int pid);
 	/* Why the last description offered to pid<pid> made no probe:
 	 * DT_PID_WHY_* with DTrace's sentence in buf, or 0 (and cleared). */
 	int (*pid_why)(int pid, char *buf, size_t len);

@@ -105,6 +105,7 @@ const dt_backend_t dt_backend_native = {
 	.proc_grab = dtrace_linux_proc_grab,
 	.proc_go = dtrace_linux_proc_go,
 	.proc_dropped = dtrace_linux_proc_dropped,
+	.proc_refused = dtrace_linux_proc_refused,
 	.pid_why = dtrace_linux_pid_why,
 	.proc_exe = dtrace_linux_proc_exe,
 };

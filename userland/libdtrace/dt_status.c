@@ -186,6 +186,19 @@ dt_handle_status(dtrace_hdl_t *dtp, const dtrace_status_t *old, const dtrace_sta
 		                            dt_droptab[i].str, dt_droptab[i].msg) != 0)
 			return -1;
 	}
+	/* A backend whose probes fire in traced processes' own threads
+	 * (Linux) may have had to refuse some: their records are lost. */
+	for (i = 0; dtp->dt_backend != NULL && dtp->dt_backend->proc_refused != NULL &&
+	            i < (size_t)dtp->dt_nprocs;
+	     i++) {
+		char tail[96];
+		uint64_t n = dtp->dt_backend->proc_refused(dtp->dt_procs[i].dpr_pid);
+
+		(void)snprintf(tail, sizeof(tail), " in pid %d (probe firings with no probe context free)",
+		               dtp->dt_procs[i].dpr_pid);
+		if (n != 0 && dt_drop(dtp, DTRACE_CPUALL, DTRACEDROP_PRINCIPAL, n, 0, "drop", tail) != 0)
+			return -1;
+	}
 	return 0;
 }
 
