@@ -36,10 +36,18 @@ cross_setup() {
 		$SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -qq &&
 			echo "bootstrap: added Debian architecture arm64 (package lists only)"
 	fi
+	# aarch64: Debian 12's arm64 packages; riscv: Debian 13's riscv64
+	# packages and C library, through a private apt configuration (the
+	# system's sources and dpkg state stay as they are)
 	for isa in aarch64 riscv; do
 		rc=0
 		$SUDO sh cmake/cross-sysroot.sh "$isa" || rc=$?
-		[ "$rc" -eq 77 ] && echo "bootstrap: no $isa sysroot: the $isa preset builds without the Linux host (core, ISA, engine)"
+		case $rc in
+		0) echo "bootstrap: $isa sysroot ready in /opt/dtrace-cross/$isa" ;;
+		77) echo "bootstrap: no $isa sysroot (see above): the $isa preset builds without the" \
+			"Linux host (core, ISA, engine) and ci/cross-suite.sh $isa skips, saying so" ;;
+		*) echo "bootstrap: cmake/cross-sysroot.sh $isa failed (status $rc)" ;;
+		esac
 	done
 	$SUDO sh cmake/cross-binfmt.sh || echo "bootstrap: binfmt_misc not set up: foreign programs are started through qemu only where a test names it"
 }

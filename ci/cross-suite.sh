@@ -3,14 +3,14 @@
 # qemu-user, through the ISA's CMake presets (cmake/toolchains/).
 #
 #   ci/cross-suite.sh aarch64              the whole aarch64 suite (all but label ci)
-#   ci/cross-suite.sh riscv                the riscv subset (no Linux host: see below)
+#   ci/cross-suite.sh riscv                the whole riscv64 suite (all but label ci)
 #   ci/cross-suite.sh aarch64 -L pid       any ctest arguments select tests
 #   NOBUILD=1 ci/cross-suite.sh aarch64    test what is built
 #
 # Needs the cross gcc and qemu-user (bootstrap.sh installs them), the
-# target's libraries (cmake/cross-sysroot.sh; Debian 12 has none for
-# riscv64, so the riscv preset builds without port/linux, libdtrace and
-# dtrace), and binfmt_misc for tests that start foreign programs by path
+# target's libraries (cmake/cross-sysroot.sh: Debian 12's arm64 packages
+# for aarch64, Debian 13's riscv64 packages and C library for riscv), and
+# binfmt_misc for tests that start foreign programs by path
 # (cmake/cross-binfmt.sh).  Exit 77 (CTest: skipped) with the reason when
 # one is missing; else ctest's status.
 set -eu
@@ -28,8 +28,9 @@ for tool in $triple-gcc $qemu; do
 		exit 77
 	fi
 done
-if [ "$isa" = aarch64 ] && [ ! -e /opt/dtrace-cross/aarch64/usr/lib/$triple/libelf.so ]; then
-	echo "SKIP: no aarch64 sysroot in /opt/dtrace-cross/aarch64 (run cmake/cross-sysroot.sh aarch64 as root)"
+if [ ! -e /opt/dtrace-cross/$isa/usr/lib/$triple/libelf.so ]; then
+	echo "SKIP: no $isa sysroot in /opt/dtrace-cross/$isa (run cmake/cross-sysroot.sh $isa as root;" \
+		"for riscv it needs Debian 13 (trixie) reachable)"
 	exit 77
 fi
 if [ ! -e "/proc/sys/fs/binfmt_misc/qemu-$arch" ]; then

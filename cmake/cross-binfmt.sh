@@ -13,8 +13,8 @@
 #     same name that points elsewhere;
 #   - point qemu's default library prefix /etc/qemu-binfmt/<arch> at the
 #     sysroot cmake/cross-sysroot.sh made (DIR/<isa>), or at the cross C
-#     library (/usr/<triple>) when there is none, unless the prefix is
-#     already something else.
+#     library (/usr/<triple>) when there is none (replaced by the sysroot
+#     once it exists), unless the prefix is already something else.
 # Says what it did; changes nothing already in place.  Exit 77 when
 # binfmt_misc cannot be used here (no permission, no kernel support).
 # Usage: cmake/cross-binfmt.sh [DIR]     (DIR: /opt/dtrace-cross)
@@ -79,6 +79,11 @@ for pair in aarch64:aarch64 riscv64:riscv; do
 	link=/etc/qemu-binfmt/$a
 	if [ -L "$link" ] && [ "$(readlink "$link")" = "$root" ]; then
 		continue
+	fi
+	# our own fallback (the cross C library), made before the sysroot existed
+	if [ -L "$link" ] && [ "$(readlink "$link")" = "/usr/$a-linux-gnu" ]; then
+		rm "$link"
+		say "replacing $link -> /usr/$a-linux-gnu (made before $root existed)"
 	fi
 	if [ -e "$link" ]; then
 		say "$link exists and is not ours: left alone"

@@ -268,6 +268,11 @@ typedef struct inst_thread {
 	 * passes; NULL otherwise. */
 	const uint64_t *it_args;
 	uint32_t it_nargs;
+	/* Non-zero while an INST_ENTRY or INST_RETURN probe fires: the
+	 * function has no frame (not yet, or no more), its caller is in the
+	 * return-address register or slot (isa_regs_entry_caller), which a
+	 * port's stack walk may need. */
+	uint32_t it_noframe;
 } inst_thread_t;
 
 /*

@@ -99,6 +99,13 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 				hook = __atomic_load_n(&inst_hook, __ATOMIC_ACQUIRE);
 				if (hook != NULL)
 					hook(s->is_key, s->is_addr, regs);
+			} else if (k == INST_RETURN && thr != NULL) {
+				uint32_t outer = thr->it_noframe;
+
+				thr->it_noframe = 1;
+				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
+					     0);
+				thr->it_noframe = outer;
 			} else if (k == INST_RETURN)
 				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
 					     0);
@@ -106,7 +113,13 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 				trap_fire_usdt(p, id, regs, thr);
 			else if (k == INST_ISENABLED)
 				isenabled = true;
-			else
+			else if (k == INST_ENTRY && thr != NULL) {
+				uint32_t outer = thr->it_noframe;
+
+				thr->it_noframe = 1;
+				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
+				thr->it_noframe = outer;
+			} else
 				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
 		}
 	}

@@ -13,6 +13,15 @@
  */
 #include "isa.h"
 
+/*
+ * No kernel this tree runs on maps the first page, so a "return address"
+ * there is not code but a word of something that is no frame record (C
+ * library code built without frame pointers keeps data in s0/x29/rbp, and
+ * the chain followed it): the walk ends instead of reporting it (seen on
+ * riscv64 below __libc_start_main).
+ */
+#define FRAME_RA_MIN 4096
+
 static bool
 frame_ok(uintptr_t fp)
 {
@@ -45,7 +54,7 @@ isa_frame_caller_fp(uintptr_t fp)
  * One frame of the walk: fp's return address into *ra, and its caller's
  * frame pointer, or 0 where the walk ends after this frame (a fault, or a
  * caller frame that does not lie above this one).  False if fp has no
- * frame record (misaligned, unreadable, or a zero return address).
+ * frame record (misaligned, unreadable, or a return address in page zero).
  */
 static bool
 frame_step(uintptr_t fp, uint64_t *ra, uintptr_t *next)
@@ -55,7 +64,7 @@ frame_step(uintptr_t fp, uint64_t *ra, uintptr_t *next)
 	if (!frame_ok(fp))
 		return false;
 	r = isa_nofault_load64(fp + ISA_FRAME_RA_OFF);
-	if (r.fault || r.value == 0)
+	if (r.fault || r.value < FRAME_RA_MIN)
 		return false;
 	*ra = r.value;
 	r = isa_nofault_load64(fp + ISA_FRAME_FP_OFF);

@@ -106,6 +106,18 @@ isa_regs_fp(const isa_regs_t *rp)
  */
 uint64_t isa_uregs_get(const isa_regs_t *rp, unsigned dtrace_reg, bool *ok);
 
+/*
+ * At a function's first instruction (an entry probe, before the
+ * prologue) or at its return instruction (a return probe, after the
+ * epilogue), where the function has no frame: make *rp the caller's
+ * registers as they will be when the call returns, as far as a stack walk
+ * needs them (the pc the return address: ra on riscv, x30 on aarch64
+ * without its pointer-authentication bits, the word at the stack pointer
+ * on x86_64, which is then popped).  False when the return address cannot
+ * be had.  Probe context: yes (nofault).
+ */
+bool isa_regs_entry_caller(isa_regs_t *rp);
+
 /* The first integer argument registers, in calling-convention order. */
 extern const unsigned isa_arg_regs[];
 extern const unsigned isa_narg_regs;

@@ -17,6 +17,18 @@ isa_uregs_get(const isa_regs_t *rp, unsigned dtrace_reg, bool *ok)
 	return rp->r[dtrace_reg];
 }
 
+/* x30 is signed at a retaa/retab return site: the PAC bits go. */
+bool
+isa_regs_entry_caller(isa_regs_t *rp)
+{
+	uint64_t ra = rp->r[ISA_REG_LR] & ~(uint64_t)ISA_DWARF_RA_PAC_MASK;
+
+	if (ra == 0)
+		return false;
+	rp->r[ISA_REG_PC] = ra;
+	return true;
+}
+
 /* AAPCS64 integer argument registers x0..x7. */
 const unsigned isa_arg_regs[] = {0, 1, 2, 3, 4, 5, 6, 7};
 const unsigned isa_narg_regs = sizeof(isa_arg_regs) / sizeof(isa_arg_regs[0]);

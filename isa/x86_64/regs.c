@@ -37,6 +37,18 @@ isa_uregs_get(const isa_regs_t *rp, unsigned dtrace_reg, bool *ok)
 	return rp->r[r];
 }
 
+bool
+isa_regs_entry_caller(isa_regs_t *rp)
+{
+	isa_nofault_result_t r = isa_nofault_load64((uintptr_t)rp->r[ISA_REG_RSP]);
+
+	if (r.fault != 0 || r.value == 0)
+		return false;
+	rp->r[ISA_REG_RIP] = r.value;
+	rp->r[ISA_REG_RSP] += 8;
+	return true;
+}
+
 /* SysV AMD64 integer argument registers. */
 const unsigned isa_arg_regs[] = {ISA_REG_RDI, ISA_REG_RSI, ISA_REG_RDX,
 				 ISA_REG_RCX, ISA_REG_R8,  ISA_REG_R9};

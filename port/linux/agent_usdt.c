@@ -48,16 +48,31 @@ sem_where_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void
 sem_release_shared(uintptr_t addr)
 {
-	uint16_t *sem = (uint16_t *)addr, v;
+	uint16_t v;
 	sem_where_t w = {addr, false};
 
 	dl_iterate_phdr(sem_where_cb, &w);
 	if (!w.sw_ok)
 		return;
-	v = __atomic_load_n(sem, __ATOMIC_RELAXED);
-	while (v != 0 && !__atomic_compare_exchange_n(sem, &v, (uint16_t)(v - 1), false,
-	                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		continue;
+	/*
+	 * A compare-and-swap on the aligned 32-bit word that holds the
+	 * semaphore, not on its 16 bits: riscv64 has no 16-bit CAS (gcc would
+	 * call libatomic's __atomic_compare_exchange_2, which the agent does
+	 * not link).  The word is in the semaphore's page, so mapped and
+	 * writable as the semaphore is; every Linux ISA here is little-endian.
+	 */
+	uint32_t *word = (uint32_t *)(addr & ~(uintptr_t)3), old;
+	unsigned shift = (unsigned)(addr & 3) * 8;
+
+	old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	for (;;) {
+		v = (uint16_t)(old >> shift);
+		if (v == 0)
+			return;
+		uint32_t nw = (old & ~((uint32_t)0xffff << shift)) | ((uint32_t)(uint16_t)(v - 1) << shift);
+		if (__atomic_compare_exchange_n(word, &old, nw, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return;
+	}
 }
 
 /* In a forked child: one thread, and the loader's lock may be held by a

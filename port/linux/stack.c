@@ -48,7 +48,7 @@ walk_direct(uint64_t *pcs, int max, int skip)
 /* The interrupted context: its PC, then the callers, by call-frame
  * information where the object has it and by frame pointer elsewhere. */
 static int
-walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
+walk_regs(const isa_regs_t *rp, uint64_t *pcs, int max)
 {
 	int n;
 
@@ -60,6 +60,33 @@ walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
 		pcs[0] = isa_regs_pc(rp);
 	n = isa_fp_walk((uintptr_t)isa_regs_fp(rp), pcs != NULL ? pcs + 1 : NULL, max - 1);
 	return n + 1;
+}
+
+/*
+ * At an entry or return probe the function has no frame (not yet, or no
+ * more).  Where its object has no call-frame information for it (riscv64
+ * gcc 12 emits none for C by default), the frame-pointer walk reads the
+ * caller's frame record as the function's own and skips the caller; then
+ * the walk starts over from the caller's registers
+ * (isa_regs_entry_caller).  Where the first walk found the caller, it
+ * stands.
+ */
+static int
+walk_trap(const isa_regs_t *rp, uint64_t *pcs, int max)
+{
+	uint64_t two[2];
+	isa_regs_t caller;
+
+	if (max >= 2 && linux_inst_thread.it_noframe != 0) {
+		caller = *rp;
+		if (isa_regs_entry_caller(&caller) &&
+		    (walk_regs(rp, two, 2) < 2 || two[1] != isa_regs_pc(&caller))) {
+			if (pcs != NULL)
+				pcs[0] = isa_regs_pc(rp);
+			return walk_regs(&caller, pcs != NULL ? pcs + 1 : NULL, max - 1) + 1;
+		}
+	}
+	return walk_regs(rp, pcs, max);
 }
 
 int

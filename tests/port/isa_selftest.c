@@ -225,6 +225,20 @@ test_stack(void)
 	CHECK(isa_fp_walk((uintptr_t)area + 3, walked, 16) == 0, "misaligned frame pointer");
 	CHECK(isa_fp_walk((uintptr_t)__builtin_frame_address(0), NULL, 16) >= 1,
 	      "counting walk");
+
+	/* two frame records, the outer one's return address in page zero (a
+	 * word of a frame that keeps no record): one frame, then the walk ends */
+	{
+		static uint64_t fake[64] __attribute__((aligned(16)));
+		uintptr_t f1 = (uintptr_t)&fake[20], f2 = (uintptr_t)&fake[40];
+
+		*(uint64_t *)(f1 + ISA_FRAME_RA_OFF) = 0x12345678;
+		*(uint64_t *)(f1 + ISA_FRAME_FP_OFF) = f2;
+		*(uint64_t *)(f2 + ISA_FRAME_RA_OFF) = 3;
+		*(uint64_t *)(f2 + ISA_FRAME_FP_OFF) = f2 + 64;
+		CHECK(isa_fp_walk(f1, walked, 16) == 1 && walked[0] == 0x12345678,
+		      "a return address in page zero ends the walk");
+	}
 }
 
 /* ---- breakpoints ------------------------------------------------------ */

@@ -24,6 +24,23 @@
 
 #include "dt_modtypes.h"
 
+/*
+ * libdwarf's API changed in its 0.x releases: Debian 12 has 20210528
+ * (dwarf_init_path with an access mode and three reserved arguments,
+ * dwarf_finish with an error), Debian 13 (the riscv64 sysroot) has 0.11,
+ * which dropped both.  DW_DLC_READ is defined by the old API only.
+ */
+#ifdef DW_DLC_READ
+#define DT_DW_INIT_PATH(path, dbgp, errp)                                                  \
+	dwarf_init_path((path), NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, (dbgp), \
+	                NULL, 0, NULL, (errp))
+#define DT_DW_FINISH(dbg, errp) dwarf_finish((dbg), (errp))
+#else
+#define DT_DW_INIT_PATH(path, dbgp, errp)                                                   \
+	dwarf_init_path((path), NULL, 0, DW_GROUPNUMBER_ANY, NULL, NULL, (dbgp), (errp))
+#define DT_DW_FINISH(dbg, errp) ((void)(errp), dwarf_finish(dbg))
+#endif
+
 #define DT_DWIDX_BUCKETS 4096
 
 typedef struct dt_dwname {
@@ -234,15 +251,14 @@ dt_dwarf_open(const char *path)
 
 	if (d == NULL)
 		return NULL;
-	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &d->dbg, NULL, 0,
-			    NULL, &err) != DW_DLV_OK) {
+	if (DT_DW_INIT_PATH(path, &d->dbg, &err) != DW_DLV_OK) {
 		free(d);
 		return NULL;
 	}
 	dt_dw_index(d);
 	if (d->nnames == 0) {
 		/* .eh_frame alone makes an object "DWARF"; without names it has no types */
-		(void)dwarf_finish(d->dbg, &err);
+		(void)DT_DW_FINISH(d->dbg, &err);
 		free(d);
 		return NULL;
 	}

@@ -16,6 +16,14 @@ aarch64) forms='@x0
 @-7
 @[x0]
 @[x0, 8]' ;;
+riscv) forms='-8@a0
+1@a2
+-2@a4
+-4@-7
+-8@-24(s0)
+2@-30(s0)
+-8@0(a5)
+-8@8(a0)' ;;
 *)
 	echo "this test lists no operand forms for ${DT_E2E_ISA}" >&2
 	exit 77 ;;
