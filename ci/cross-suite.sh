@@ -38,7 +38,21 @@ if [ ! -e "/proc/sys/fs/binfmt_misc/qemu-$arch" ]; then
 	exit 77
 fi
 if [ -z "${NOBUILD:-}" ]; then
-	cmake --preset "$isa" >/dev/null
-	cmake --build --preset "$isa" -j "${JOBS:-2}" >/dev/null
+	# A build directory configured before the sysroot had the target's
+	# libraries (an older tree's riscv preset left the Linux host out)
+	# keeps DTRACE_LINUX_HOST OFF in its cache: configure it afresh.
+	fresh=
+	if grep -q '^DTRACE_LINUX_HOST:BOOL=OFF' "build-$isa/CMakeCache.txt" 2>/dev/null; then
+		fresh=--fresh
+	fi
+	log=$(mktemp)
+	if ! cmake --preset "$isa" $fresh >"$log" 2>&1 ||
+		! cmake --build --preset "$isa" -j "${JOBS:-2}" >>"$log" 2>&1; then
+		echo "cross-suite: the $isa build failed:"
+		tail -40 "$log"
+		rm -f "$log"
+		exit 1
+	fi
+	rm -f "$log"
 fi
 exec ctest --preset "$isa" "$@"
