@@ -79,10 +79,14 @@ futex_wake_all(volatile uint32_t *word)
  * Did the process exec (rather than exit)?  By the time its agent's
  * connection closes, an exiting process has dropped its memory (its maps
  * read empty, as a zombie's do), while one that exec'd has a new image
- * without the arena in it.
+ * without the arena in it -- soon: the close-on-exec descriptors close
+ * before the new program's segments are mapped, so for a moment an
+ * exec'd process's maps read empty too.  Empty maps are therefore read
+ * again until the process is a zombie or gone (it exited) or has mappings
+ * (it exec'd), for at most a second.
  */
-static bool
-proc_execd(pid_t pid)
+static int
+proc_maps_state(pid_t pid)
 {
 	char path[64], line[512];
 	bool any = false, arena = false;
@@ -90,14 +94,51 @@ proc_execd(pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
-		return false;
+		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		any = true;
 		if (strstr(line, "dtrace-arena") != NULL)
 			arena = true;
 	}
 	fclose(f);
-	return any && !arena;
+	return !any ? 0 : arena ? 2 : 1;
+}
+
+static bool
+proc_exited(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')' */
+	if ((rp = strrchr(buf, ')')) == NULL || rp[1] == '\0' || rp[2] == '\0')
+		return true;
+	return rp[2] == 'Z' || rp[2] == 'X' || rp[2] == 'x';
+}
+
+static bool
+proc_execd(pid_t pid)
+{
+	struct timespec ms = {0, 1000000};
+	int i, st;
+
+	for (i = 0; i < 1000; i++) {
+		if ((st = proc_maps_state(pid)) != 0)
+			return st == 1;
+		if (proc_exited(pid))
+			return false;
+		nanosleep(&ms, NULL);
+	}
+	return false;
 }
 
 static void *
