@@ -28,23 +28,8 @@ if(TARGET dtrace_cmd AND TARGET dtrace_agent)
 	add_library(piddl SHARED ${_pt}/piddl.c)
 	add_executable(piddlopen ${_pt}/piddlopen.c)
 	target_link_libraries(piddlopen PRIVATE ${CMAKE_DL_LIBS})
-	foreach(t pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop pidsignals
-			pidhostile piddl piddlopen)
-		set_target_properties(${t} PROPERTIES
-			RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid
-			LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/e2e/pid)
-	endforeach()
-	file(GLOB _pid_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
-	foreach(script ${_pid_tests})
-		get_filename_component(name ${script} NAME_WE)
-		set_tests_properties(e2e_pid_${name} PROPERTIES
-			ENVIRONMENT "DT_PID_TARGETS=${CMAKE_BINARY_DIR}/tests/e2e/pid"
-			LABELS "e2e;pid")
-	endforeach()
+	e2e_group(pid ON pidtarget_fp pidtarget_nofp pidtarget_static pidthreads pidfork pidloop
+		pidsignals pidhostile piddl piddlopen)
 elseif(TARGET dtrace_cmd)
-	file(GLOB _pid_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.d)
-	foreach(script ${_pid_tests})
-		get_filename_component(name ${script} NAME_WE)
-		set_tests_properties(e2e_pid_${name} PROPERTIES DISABLED TRUE)
-	endforeach()
+	e2e_group(pid OFF)
 endif()
