@@ -99,28 +99,25 @@ trap_fire(const inst_site_t *s, isa_regs_t *regs, inst_thread_t *thr)
 				hook = __atomic_load_n(&inst_hook, __ATOMIC_ACQUIRE);
 				if (hook != NULL)
 					hook(s->is_key, s->is_addr, regs);
-			} else if (k == INST_RETURN && thr != NULL) {
-				uint32_t outer = thr->it_noframe;
-
-				thr->it_noframe = 1;
-				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
-					     0);
-				thr->it_noframe = outer;
-			} else if (k == INST_RETURN)
-				dtrace_probe(id, s->is_addr - p->ip_func, regs->r[INST_REG_RETVAL], 0, 0,
-					     0);
-			else if (k == INST_USDT)
+			} else if (k == INST_USDT) {
 				trap_fire_usdt(p, id, regs, thr);
-			else if (k == INST_ISENABLED)
+			} else if (k == INST_ISENABLED) {
 				isenabled = true;
-			else if (k == INST_ENTRY && thr != NULL) {
-				uint32_t outer = thr->it_noframe;
+			} else {
+				/* entry, offset and return: at entry and return
+				 * the function has no frame (inst_thread_t) */
+				uint32_t outer = thr != NULL ? thr->it_noframe : 0;
 
-				thr->it_noframe = 1;
-				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
-				thr->it_noframe = outer;
-			} else
-				dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
+				if (thr != NULL && k != INST_OFFSET)
+					thr->it_noframe = 1;
+				if (k == INST_RETURN)
+					dtrace_probe(id, s->is_addr - p->ip_func,
+						     regs->r[INST_REG_RETVAL], 0, 0, 0);
+				else
+					dtrace_probe(id, a[0], a[1], a[2], a[3], a[4]);
+				if (thr != NULL)
+					thr->it_noframe = outer;
+			}
 		}
 	}
 	return isenabled;
