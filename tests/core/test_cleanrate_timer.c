@@ -55,36 +55,11 @@ test_rate(dtrace_id_t fire, int64_t rate, uint64_t want)
 static void
 test_cleaner_finishes_speculations(const dtrace_id_t *ids)
 {
-	dif_instr_t spec[] = {DIF_INSTR_CALL(DIF_SUBR_SPECULATION, 1), DIF_INSTR_RET(1)};
-	dtrace_state_t *st;
-	dofb_t b;
+	dtrace_state_t *st = harness_start_speculating(4096, 4096, DTRACE_CLEANRATE_MIN);
 	int32_t cpu;
-	dof_actdesc_t a[2];
 
-	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
-	dofb_init(&b);
-	a[0] = harness_trace(dofb_difo(&b, dofb_type_int(8), spec, 2, NULL, 0, NULL, 0, NULL, 0));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "start"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_const(&b, 1, 8), 0);
-	a[1] = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 2), 0);
-	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_const(&b, 1, 8), 0);
-	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "commit"), DOF_SECIDX_NONE,
-		     dofb_actions(&b, a, 1), 0);
-	{
-		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, 4096},
-					    {DTRACEOPT_SPECSIZE, 4096},
-					    {DTRACEOPT_NSPEC, 1},
-					    {DTRACEOPT_CLEANRATE, DTRACE_CLEANRATE_MIN}};
-		dofb_options(&b, opts, 4);
-	}
-	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
-	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
 	if (st->dts_speculations == NULL) { /* GO failed: already reported */
 		dtrace_state_close(st);
-		dofb_fini(&b);
 		return;
 	}
 
@@ -106,7 +81,6 @@ test_cleaner_finishes_speculations(const dtrace_id_t *ids)
 
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
 	dtrace_state_close(st);
-	dofb_fini(&b);
 }
 
 int
