@@ -27,21 +27,6 @@ enum { P_FIRE, P_AGG, P_START, P_COMMIT };
 
 static dtrace_id_t ids[4];
 
-static int
-snap_rc(dtrace_state_t *st, uint32_t cpu, bool agg, uint64_t *size)
-{
-	dtrace_bufdesc_t d;
-	int rc;
-
-	memset(&d, 0, sizeof(d));
-	d.dtbd_cpu = cpu;
-	d.dtbd_size = sizeof(harness_data);
-	d.dtbd_data = harness_data;
-	rc = dtrace_ctl(st, agg ? DTRACE_CTL_AGGSNAP : DTRACE_CTL_BUFSNAP, &d, NULL);
-	if (size != NULL)
-		*size = rc == 0 ? d.dtbd_size : UINT64_MAX;
-	return rc;
-}
 
 static void
 fire_on(uint32_t cpu, int which, uint64_t arg0)
@@ -51,42 +36,6 @@ fire_on(uint32_t cpu, int which, uint64_t arg0)
 	testport_set_cpu(0);
 }
 
-/*
- * fire { trace(arg0) }  agg { @[arg0] = count() }, with the given policy;
- * started.
- */
-static dtrace_state_t *
-start_tracing(int64_t policy)
-{
-	dtrace_state_t *st;
-	dofb_t b;
-	int32_t cpu;
-
-	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
-	dofb_init(&b);
-	{
-		dof_actdesc_t t = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
-		dof_actdesc_t a[3] = {dofb_act(DTRACEACT_DIFEXPR, dofb_difo_const(&b, 1, 8), 0),
-				      harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8)),
-				      dofb_act(DTRACEAGG_COUNT, DOF_SECIDX_NONE, 0)};
-
-		a[2].dofa_ntuple = 2;
-		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
-			     dofb_actions(&b, &t, 1), 0);
-		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "agg"), DOF_SECIDX_NONE,
-			     dofb_actions(&b, a, 3), 0);
-	}
-	{
-		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, BUFSIZE},
-					    {DTRACEOPT_AGGSIZE, 8192},
-					    {DTRACEOPT_BUFPOLICY, (uint64_t)policy}};
-		dofb_options(&b, opts, 3);
-	}
-	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
-	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
-	dofb_fini(&b);
-	return st;
-}
 
 /* One firing recorded and snapshotted whole: the buffer works. */
 static void
@@ -95,7 +44,7 @@ check_buffer_works(dtrace_state_t *st, uint32_t cpu, uint64_t value)
 	uint64_t n;
 
 	fire_on(cpu, P_FIRE, value);
-	CHECK_EQ(snap_rc(st, cpu, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, cpu, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd64(harness_data + 16), value);
 }
@@ -103,7 +52,7 @@ check_buffer_works(dtrace_state_t *st, uint32_t cpu, uint64_t value)
 static void
 test_switch_buffer_headers(void)
 {
-	dtrace_state_t *st = start_tracing(DTRACEOPT_BUFPOLICY_SWITCH);
+	dtrace_state_t *st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_SWITCH);
 	dtrace_buffer_t *buf = &st->dts_buffer[1], *arr, *aggarr;
 	char *tomax;
 	uint64_t n;
@@ -111,23 +60,23 @@ test_switch_buffer_headers(void)
 	/* an offset past the end: refused, repaired, nothing copied */
 	fire_on(1, P_FIRE, 1);
 	buf->dtb_offset = BUFSIZE + 64;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	CHECK_EQ(buf->dtb_offset, 0);
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 0);
 	check_buffer_works(st, 1, 2);
 
 	/* off the grid of 4-byte words */
 	fire_on(1, P_FIRE, 3);
 	buf->dtb_offset = 22;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	check_buffer_works(st, 1, 4);
 
 	/* a size that is not the buffer's makes no offset valid */
 	fire_on(1, P_FIRE, 5);
 	buf->dtb_size = (uint64_t)1 << 40;
 	buf->dtb_offset = 2 * BUFSIZE;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	CHECK_EQ(buf->dtb_size, BUFSIZE);
 	check_buffer_works(st, 1, 6);
 
@@ -135,7 +84,7 @@ test_switch_buffer_headers(void)
 	tomax = buf->dtb_tomax;
 	buf->dtb_tomax = (char *)(uintptr_t)0x1000;
 	buf->dtb_offset = 24;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	CHECK(buf->dtb_tomax != (char *)(uintptr_t)0x1000);
 	check_buffer_works(st, 1, 7);
 
@@ -144,7 +93,7 @@ test_switch_buffer_headers(void)
 	tomax = buf->dtb_tomax;
 	buf->dtb_tomax = buf->dtb_xamot;
 	buf->dtb_xamot = tomax;
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	check_buffer_works(st, 1, 9);
 
@@ -152,7 +101,7 @@ test_switch_buffer_headers(void)
 	fire_on(1, P_FIRE, 10);
 	buf->dtb_flags |= DTRACEBUF_RING | DTRACEBUF_WRAPPED;
 	buf->dtb_xamot_offset = 1u << 30;
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd64(harness_data + 16), 10);
 	check_buffer_works(st, 1, 11);
@@ -163,10 +112,10 @@ test_switch_buffer_headers(void)
 	aggarr = st->dts_aggbuffer;
 	st->dts_buffer = (dtrace_buffer_t *)(uintptr_t)0x2000;
 	st->dts_aggbuffer = arr;
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd64(harness_data + 16), 12);
-	CHECK_EQ(snap_rc(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 0);
 	st->dts_buffer = arr;
 	st->dts_aggbuffer = aggarr;
@@ -174,8 +123,8 @@ test_switch_buffer_headers(void)
 	/* and a corrupt CPU does not disturb the others */
 	fire_on(0, P_FIRE, 13);
 	buf->dtb_offset = BUFSIZE + 8;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, 24);
 
 	dtrace_state_close(st);
@@ -190,7 +139,7 @@ typedef struct {
 static void
 test_aggregation_buffer_headers(void)
 {
-	dtrace_state_t *st = start_tracing(DTRACEOPT_BUFPOLICY_SWITCH);
+	dtrace_state_t *st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_SWITCH);
 	dtrace_buffer_t *agg = &st->dts_aggbuffer[0];
 	aggkey_t *keys;
 	uint32_t *buckets;
@@ -198,8 +147,8 @@ test_aggregation_buffer_headers(void)
 
 	fire_on(0, P_AGG, 5);
 	agg->dtb_offset = 1u << 20;
-	CHECK_EQ(snap_rc(st, 0, true, NULL), DTRACE_EBADMSG);
-	CHECK_EQ(snap_rc(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 0);
 
 	/*
@@ -218,22 +167,22 @@ test_aggregation_buffer_headers(void)
 	agg->dtb_agg_nkeys = 0xfffffff0u;
 	agg->dtb_agg_hash = (uint64_t)1 << 40;
 	agg->dtb_agg_hashmask = 0xffffffffu;
-	CHECK_EQ(snap_rc(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 64); /* two entries of id, key, value */
 	CHECK_EQ(agg->dtb_agg_nkeys, 0);
 	CHECK(agg->dtb_agg_hash < 8192 && agg->dtb_agg_hashmask < 8192);
 	fire_on(0, P_AGG, 7);
 	fire_on(0, P_AGG, 7);
-	CHECK_EQ(snap_rc(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 32);
 	CHECK_EQ(rd64(harness_data + 16), 7);
 	CHECK_EQ(rd64(harness_data + 24), 2);
 
 	/* an active half that is none of the buffer's */
 	agg->dtb_tomax = (char *)(uintptr_t)0x3000;
-	CHECK_EQ(snap_rc(st, 0, true, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 0, true, NULL), DTRACE_EBADMSG);
 	fire_on(0, P_AGG, 8);
-	CHECK_EQ(snap_rc(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 32);
 
 	dtrace_state_close(st);
@@ -248,25 +197,25 @@ test_ring_and_fill_headers(void)
 	uint64_t n;
 
 	/* ring: a forged "switch" policy does not let a snapshot read it early */
-	st = start_tracing(DTRACEOPT_BUFPOLICY_RING);
+	st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_RING);
 	buf = &st->dts_buffer[0];
 	for (uint64_t i = 0; i < 400; i++) /* wraps: 24-byte records in 4096 */
 		fire_on(0, P_FIRE, i);
 	CHECK(buf->dtb_flags & DTRACEBUF_WRAPPED);
 	buf->dtb_flags &= ~(uint32_t)DTRACEBUF_RING;
-	CHECK_EQ(snap_rc(st, 0, false, NULL), DTRACE_EBUSY);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), DTRACE_EBUSY);
 	buf->dtb_flags |= DTRACEBUF_RING;
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
 	/* the oldest record beyond the buffer */
 	buf->dtb_xamot_offset = BUFSIZE + 8;
-	CHECK_EQ(snap_rc(st, 0, false, NULL), DTRACE_EBADMSG);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0); /* consumed: nothing more */
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0); /* consumed: nothing more */
 	CHECK_EQ(n, 0);
 	dtrace_state_close(st);
 
 	/* ring: EPIDs no ECB has, written over records, are stepped over a
 	 * word at a time when newer records wrap onto them */
-	st = start_tracing(DTRACEOPT_BUFPOLICY_RING);
+	st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_RING);
 	buf = &st->dts_buffer[0];
 	for (uint64_t i = 0; i < 400; i++) {
 		if (i % 50 == 0)
@@ -274,29 +223,29 @@ test_ring_and_fill_headers(void)
 		fire_on(0, P_FIRE, i);
 	}
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, BUFSIZE);
 	dtrace_state_close(st);
 
 	/* ring: an intact wrapped buffer still comes out whole */
-	st = start_tracing(DTRACEOPT_BUFPOLICY_RING);
+	st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_RING);
 	for (uint64_t i = 0; i < 400; i++)
 		fire_on(0, P_FIRE, i);
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, BUFSIZE);
 	dtrace_state_close(st);
 
 	/* fill: an offset past the end after STOP */
-	st = start_tracing(DTRACEOPT_BUFPOLICY_FILL);
+	st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_FILL);
 	buf = &st->dts_buffer[1];
 	fire_on(1, P_FIRE, 1);
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_STOP, &cpu, NULL), 0);
 	buf->dtb_offset = BUFSIZE * 2;
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	/* the oldest offset of a fill buffer is never beyond its data */
 	st->dts_buffer[0].dtb_xamot_offset = 16;
-	CHECK_EQ(snap_rc(st, 0, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), DTRACE_EBADMSG);
 	dtrace_state_close(st);
 }
 
@@ -335,34 +284,34 @@ test_speculation_cleaner(void)
 	speculate_on_both_and_commit(st);
 	clean();
 	CHECK_EQ(st->dts_speculations[0].dtsp_state, DTRACESPEC_INACTIVE);
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(specdrops(st), 0);
-	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), 0);
 
 	/* CPU 1's part claims more than the speculation buffer holds */
 	speculate_on_both_and_commit(st);
 	st->dts_speculations[0].dtsp_buffer[1].dtb_offset = SPECSIZE * 16;
 	clean();
 	CHECK_EQ(st->dts_speculations[0].dtsp_state, DTRACESPEC_INACTIVE);
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 0);
 	CHECK_EQ(specdrops(st), 1);
-	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), 0);
 
 	/* its active half moved elsewhere */
 	speculate_on_both_and_commit(st);
 	st->dts_speculations[0].dtsp_buffer[1].dtb_tomax = (char *)(uintptr_t)0x4000;
 	clean();
 	CHECK_EQ(specdrops(st), 2);
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 0);
 	CHECK(st->dts_speculations[0].dtsp_buffer[1].dtb_tomax != (char *)(uintptr_t)0x4000);
-	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), 0);
 	/* repaired: the next round commits CPU 1's part again */
 	speculate_on_both_and_commit(st);
 	clean();
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(specdrops(st), 2);
 	dtrace_state_close(st);
@@ -377,15 +326,15 @@ test_speculation_cleaner(void)
 	speculate_on_both_and_commit(st);
 	memcpy(st->dts_speculations[0].dtsp_buffer[1].dtb_tomax, &(dtrace_epid_t){0xfffffff0u}, 4);
 	clean();
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd32(harness_data), 0xfffffff0u);
 	speculate_on_both_and_commit(st);
 	memcpy(st->dts_speculations[0].dtsp_buffer[1].dtb_tomax, &(dtrace_epid_t){1}, 4);
 	clean();
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 24);
-	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), 0);
 	dtrace_state_close(st);
 
 	/* the principal buffer it would go to is corrupt: a drop, and BUFSNAP
@@ -396,21 +345,21 @@ test_speculation_cleaner(void)
 	clean();
 	CHECK_EQ(st->dts_speculations[0].dtsp_state, DTRACESPEC_INACTIVE);
 	CHECK_EQ(specdrops(st), 1);
-	CHECK_EQ(snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
-	CHECK_EQ(snap_rc(st, 1, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, &n), 0);
 	CHECK_EQ(n, 0);
 
 	/* a state word that is no state: back to INACTIVE, and usable again */
-	CHECK_EQ(snap_rc(st, 0, false, NULL), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, NULL), 0);
 	st->dts_speculations[0].dtsp_state = 77;
 	fire_on(0, P_START, 0);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd64(harness_data + 16), 0); /* none to be had */
 	clean();
 	CHECK_EQ(st->dts_speculations[0].dtsp_state, DTRACESPEC_INACTIVE);
 	fire_on(0, P_START, 0);
-	CHECK_EQ(snap_rc(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(rd64(harness_data + 16), 1);
 	dtrace_state_close(st);
 }
@@ -418,7 +367,7 @@ test_speculation_cleaner(void)
 static void
 test_status_and_eprobe(void)
 {
-	dtrace_state_t *st = start_tracing(DTRACEOPT_BUFPOLICY_SWITCH);
+	dtrace_state_t *st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_SWITCH);
 	struct {
 		dtrace_eprobedesc_t e;
 		dtrace_recdesc_t more[4];

@@ -50,54 +50,7 @@ fire_on(uint32_t cpu, int which, uint64_t arg0)
 	testport_set_cpu(0);
 }
 
-static int
-snap(dtrace_state_t *st, uint32_t cpu, bool agg, uint64_t *size)
-{
-	dtrace_bufdesc_t d;
-	int rc;
 
-	memset(&d, 0, sizeof(d));
-	d.dtbd_cpu = cpu;
-	d.dtbd_size = sizeof(harness_data);
-	d.dtbd_data = harness_data;
-	rc = dtrace_ctl(st, agg ? DTRACE_CTL_AGGSNAP : DTRACE_CTL_BUFSNAP, &d, NULL);
-	if (size != NULL)
-		*size = rc == 0 ? d.dtbd_size : UINT64_MAX;
-	return rc;
-}
-
-/* fire { trace(arg0) }  agg { @[arg0] = count() }, started. */
-static dtrace_state_t *
-start_tracing(void)
-{
-	dtrace_state_t *st;
-	dofb_t b;
-	int32_t cpu;
-
-	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
-	dofb_init(&b);
-	{
-		dof_actdesc_t t = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
-		dof_actdesc_t a[3] = {dofb_act(DTRACEACT_DIFEXPR, dofb_difo_const(&b, 1, 8), 0),
-				      harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8)),
-				      dofb_act(DTRACEAGG_COUNT, DOF_SECIDX_NONE, 0)};
-
-		a[2].dofa_ntuple = 2;
-		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
-			     dofb_actions(&b, &t, 1), 0);
-		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "agg"), DOF_SECIDX_NONE,
-			     dofb_actions(&b, a, 3), 0);
-	}
-	{
-		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, BUFSIZE}, {DTRACEOPT_AGGSIZE, 8192}};
-
-		dofb_options(&b, opts, 2);
-	}
-	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
-	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
-	dofb_fini(&b);
-	return st;
-}
 
 /* One firing recorded and snapshotted whole. */
 static void
@@ -106,7 +59,7 @@ check_buffer_works(dtrace_state_t *st, uint32_t cpu, uint64_t value)
 	uint64_t n;
 
 	fire_on(cpu, P_FIRE, value);
-	CHECK_EQ(snap(st, cpu, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, cpu, false, &n), 0);
 	CHECK_EQ(n, 24);
 	CHECK_EQ(rd64(harness_data + 16), value);
 }
@@ -114,7 +67,7 @@ check_buffer_works(dtrace_state_t *st, uint32_t cpu, uint64_t value)
 static void
 test_principal_header_forged(void)
 {
-	dtrace_state_t *st = start_tracing();
+	dtrace_state_t *st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_SWITCH);
 	dtrace_buffer_t *buf = &st->dts_buffer[1];
 	uint64_t drops;
 
@@ -126,7 +79,7 @@ test_principal_header_forged(void)
 	fire_on(1, P_FIRE, 1);
 	CHECK(decoy_intact());
 	CHECK_EQ(buf->dtb_drops, drops + 1);
-	CHECK_EQ(snap(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	check_buffer_works(st, 1, 2);
 
 	/* a forged size makes no room past the buffer's end */
@@ -145,7 +98,7 @@ test_principal_header_forged(void)
 	fire_on(1, P_FIRE, 5);
 	CHECK_EQ(buf->dtb_offset, 22);
 	CHECK_EQ(buf->dtb_drops, drops + 3);
-	CHECK_EQ(snap(st, 1, false, NULL), DTRACE_EBADMSG);
+	CHECK_EQ(harness_snap_rc(st, 1, false, NULL), DTRACE_EBADMSG);
 	check_buffer_works(st, 1, 6);
 
 	/* the other CPU never noticed */
@@ -162,7 +115,7 @@ typedef struct {
 static void
 test_aggregation_header_forged(void)
 {
-	dtrace_state_t *st = start_tracing();
+	dtrace_state_t *st = harness_start_trace_and_count(BUFSIZE, DTRACEOPT_BUFPOLICY_SWITCH);
 	dtrace_buffer_t *agg = &st->dts_aggbuffer[0];
 	dtrace_buffer_t saved;
 	aggkey_t *key;
@@ -216,7 +169,7 @@ test_aggregation_header_forged(void)
 	/* intact again: counting goes on where it was */
 	fire_on(0, P_AGG, 5);
 	CHECK_EQ(agg->dtb_drops, drops + 2);
-	CHECK_EQ(snap(st, 0, true, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, true, &n), 0);
 	CHECK_EQ(n, 32); /* the key (id, the 1 recorded first, arg0) and the count */
 	CHECK_EQ(rd64(harness_data + 16), 5);
 	CHECK_EQ(rd64(harness_data + 24), 2);
@@ -249,7 +202,7 @@ test_speculation_forged(void)
 	fire_on(0, P_COMMIT, 0);
 	CHECK(decoy_intact());
 	CHECK_EQ(spec->dtsp_state, DTRACESPEC_INACTIVE);
-	CHECK_EQ(snap(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	/* start's record, then the committed one (commit records nothing) */
 	CHECK_EQ(n, 48);
 	CHECK_EQ(rd64(harness_data + 24 + 16), 42);
@@ -270,7 +223,7 @@ test_speculation_forged(void)
 	real[0].dtb_offset = 64;
 	fire_on(0, P_COMMIT, 0);
 	CHECK(decoy_intact());
-	CHECK_EQ(snap(st, 0, false, &n), 0);
+	CHECK_EQ(harness_snap_rc(st, 0, false, &n), 0);
 	CHECK_EQ(n, 24); /* the start record only */
 	dtrace_state_close(st);
 }

@@ -123,6 +123,24 @@ harness_snap(dtrace_state_t *st, uint32_t cpu, bool agg, dtrace_bufdesc_t *out)
 	return d.dtbd_size;
 }
 
+/* A snapshot that may be refused: BUFSNAP's or AGGSNAP's answer, and the
+ * size taken (UINT64_MAX when refused). */
+static inline int
+harness_snap_rc(dtrace_state_t *st, uint32_t cpu, bool agg, uint64_t *size)
+{
+	dtrace_bufdesc_t d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.dtbd_cpu = cpu;
+	d.dtbd_size = sizeof(harness_data);
+	d.dtbd_data = harness_data;
+	rc = dtrace_ctl(st, agg ? DTRACE_CTL_AGGSNAP : DTRACE_CTL_BUFSNAP, &d, NULL);
+	if (size != NULL)
+		*size = rc == 0 ? d.dtbd_size : UINT64_MAX;
+	return rc;
+}
+
 static inline uint32_t
 rd32(const void *p)
 {
@@ -180,6 +198,44 @@ harness_start_speculating(uint64_t bufsize, uint64_t specsize, uint64_t cleanrat
 	dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "commit"), DOF_SECIDX_NONE,
 		     dofb_actions(&b, a, 1), 0);
 	dofb_options(&b, opts, cleanrate != 0 ? 4 : 3);
+	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
+	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
+	dofb_fini(&b);
+	return st;
+}
+
+/*
+ * fire { trace(arg0) }  agg { @[arg0] = count() } on probes test:::fire and
+ * test:::agg, principal buffers of `bufsize`, 8 KiB of aggregation buffer,
+ * buffer policy `policy`; enabled and started.
+ */
+static inline dtrace_state_t *
+harness_start_trace_and_count(uint64_t bufsize, int64_t policy)
+{
+	dtrace_state_t *st;
+	dofb_t b;
+	int32_t cpu;
+
+	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
+	dofb_init(&b);
+	{
+		dof_actdesc_t t = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
+		dof_actdesc_t a[3] = {dofb_act(DTRACEACT_DIFEXPR, dofb_difo_const(&b, 1, 8), 0),
+				      harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8)),
+				      dofb_act(DTRACEAGG_COUNT, DOF_SECIDX_NONE, 0)};
+
+		a[2].dofa_ntuple = 2;
+		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "fire"), DOF_SECIDX_NONE,
+			     dofb_actions(&b, &t, 1), 0);
+		dofb_ecbdesc(&b, dofb_probedesc(&b, "test", "", "", "agg"), DOF_SECIDX_NONE,
+			     dofb_actions(&b, a, 3), 0);
+	}
+	{
+		const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, bufsize},
+					    {DTRACEOPT_AGGSIZE, 8192},
+					    {DTRACEOPT_BUFPOLICY, (uint64_t)policy}};
+		dofb_options(&b, opts, 3);
+	}
 	CHECK_EQ(harness_enable_dof(st, &b, NULL), 0);
 	CHECK_EQ(dtrace_ctl(st, DTRACE_CTL_GO, &cpu, NULL), 0);
 	dofb_fini(&b);
