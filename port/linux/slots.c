@@ -44,9 +44,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -286,6 +289,36 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 }
 
 /*
+ * A holder that signal 0 still reaches may be the leader of a process
+ * that exited (a zombie until its parent, which may be this consumer,
+ * reaps it) or a thread that is exiting: dead all the same for its slot.
+ * Reads /proc: only for a cross-call that has waited long.
+ */
+static bool
+holder_dead(uint64_t id)
+{
+	pid_t pid = (pid_t)(id >> 32), tid = (pid_t)(uint32_t)id;
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (!holder_alive(id))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "tid (comm) S ...": the state follows the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return false;
+	return p[2] == 'Z' || p[2] == 'X' || p[2] == 'x';
+}
+
+/*
  * Take slot s for a cross-call if it is idle.  Once the caller has waited
  * long (late), a holder still there may be a thread that died in probe
  * context, which is short: its slot is taken over.
@@ -299,7 +332,7 @@ slot_take_for_xcall(uint32_t s, uint64_t me, bool late)
 	if (atomic_compare_exchange_strong_explicit(busy, &expect, me, memory_order_acquire,
 						    memory_order_relaxed))
 		return true;
-	return late && expect != 0 && !holder_alive(expect) &&
+	return late && expect != 0 && holder_dead(expect) &&
 	       atomic_compare_exchange_strong(busy, &expect, me);
 }
 

@@ -8,7 +8,9 @@
  * alone, so it is correct in any thread and any nesting.
  *
  * SIGTRAP: a breakpoint (si_code TRAP_BRKPT, or SI_KERNEL for x86 int3) is
- * offered to the registered breakpoint handler with the patched site.
+ * offered to the registered breakpoint handler with the patched site; a
+ * SIGTRAP the process queued itself with the registered query function
+ * as its value goes to that function (linux_trap_set_query).
  *
  * Anything not ours goes to the handler that was installed before us, so a
  * traced process behaves as if we were not there: a function handler is
@@ -30,6 +32,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -38,6 +41,22 @@
 #include "linux_impl.h"
 
 static const int trapped_signals[] = {SIGSEGV, SIGBUS, SIGTRAP};
+
+/*
+ * errno, saved and restored by the handlers, is reached at its offset
+ * from the thread pointer, learnt once outside any handler: libc's errno
+ * is initial-exec TLS, at the same offset in every thread.  Calling
+ * __errno_location() from a handler would trap again, without end, once a
+ * pid probe patched that function (pid$target:libc.so.6::entry).
+ */
+static ptrdiff_t errno_off;
+static bool errno_known;
+
+static int *
+trap_errno(void)
+{
+	return errno_known ? (int *)((char *)__builtin_thread_pointer() + errno_off) : &errno;
+}
 #define NTRAPPED (sizeof(trapped_signals) / sizeof(trapped_signals[0]))
 
 #define TRAP_SIGBIT(sig) (1ULL << ((sig) - 1))
@@ -45,6 +64,7 @@ static const int trapped_signals[] = {SIGSEGV, SIGBUS, SIGTRAP};
 static struct sigaction previous[NTRAPPED];
 static bool installed;
 static _Atomic(linux_breakpoint_fn_t) breakpoint_fn;
+static _Atomic(linux_query_fn_t) query_fn;
 static long (*trap_syscall_fn)(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 
 void
@@ -71,6 +91,12 @@ void
 linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn)
 {
 	atomic_store(&breakpoint_fn, fn);
+}
+
+void
+linux_trap_set_query(linux_query_fn_t fn)
+{
+	atomic_store(&query_fn, fn);
 }
 
 static int
@@ -114,7 +140,7 @@ static void
 fault_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	int saved = errno;
+	int *ep = trap_errno(), saved = *ep;
 	uint64_t code;
 
 	/* si_code > 0: raised by the kernel for this instruction, not sent. */
@@ -125,18 +151,25 @@ fault_handler(int sig, siginfo_t *si, void *ctx)
 	} else {
 		chain(sig, si, uc, si->si_code > 0);
 	}
-	errno = saved;
+	*ep = saved;
 }
 
 static void
 trap_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	int saved = errno;
+	int *ep = trap_errno(), saved = *ep;
 	linux_breakpoint_fn_t fn = atomic_load(&breakpoint_fn);
 	bool brk = si->si_code == TRAP_BRKPT || si->si_code == SI_KERNEL;
 	uintptr_t site = 0;
+	linux_query_fn_t qfn = atomic_load(&query_fn);
 
+	if (si->si_code == SI_QUEUE && qfn != NULL && si->si_value.sival_ptr == (void *)qfn &&
+	    si->si_pid == linux_self_pid()) {
+		qfn(uc);
+		*ep = saved;
+		return;
+	}
 	if (brk) {
 		uint64_t blocked, faults = TRAP_SIGBIT(SIGSEGV) | TRAP_SIGBIT(SIGBUS);
 
@@ -147,14 +180,14 @@ trap_handler(int sig, siginfo_t *si, void *ctx)
 			trap_syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&faults, 0, 8);
 		site = isa_breakpoint_site(linux_mcontext_pc(uc));
 		if (fn != NULL && fn(site, uc)) {
-			errno = saved;
+			*ep = saved;
 			return;
 		}
 		/* Not one of ours: re-execute the breakpoint instruction. */
 		linux_mcontext_set_pc(uc, site);
 	}
 	chain(sig, si, uc, brk);
-	errno = saved;
+	*ep = saved;
 }
 
 static void
@@ -219,6 +252,8 @@ linux_trap_install(void)
 
 	if (installed)
 		return 0;
+	errno_off = (char *)&errno - (char *)__builtin_thread_pointer();
+	errno_known = true;
 	for (i = 0; i < NTRAPPED; i++) {
 		trap_action(trapped_signals[i], &sa);
 		if (sigaction(trapped_signals[i], &sa, &previous[i]) != 0)
