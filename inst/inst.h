@@ -184,6 +184,30 @@ void inst_space_forget(uint64_t key);
  * comes to live at their address. */
 void inst_space_prune(uint64_t key, bool (*mapped)(uintptr_t addr, void *arg), void *arg);
 
+/*
+ * Jump-patched sites (jump/, which sets these).  A site whose breakpoint
+ * is in place may be armed further: its first instructions replaced by a
+ * jump to a trampoline that fires the probes without a trap
+ * (inst_jump_fire) and runs a copy of what the jump replaced.  While a
+ * site has such a copy (is_jcopy in inst_impl.h), a thread that traps at
+ * its breakpoint resumes in the copy, so no thread is left inside the
+ * replaced bytes once the port has moved those already there.
+ *   ijo_arm:    after the breakpoint of a site's first enabled probe is
+ *               written: replace it with the jump if the site allows;
+ *   ijo_disarm: the site is jumped and about to have its original bytes
+ *               written back, or another site is being made inside the
+ *               replaced bytes: put the breakpoint back in the jump's
+ *               place and the rest of the original bytes, leaving the
+ *               site patched by its breakpoint alone.
+ * Outside probe context, under the caller's serialisation.  NULL: no site
+ * is ever jumped.
+ */
+typedef struct inst_jump_ops {
+	void (*ijo_arm)(inst_site_t *site);
+	void (*ijo_disarm)(inst_site_t *site);
+} inst_jump_ops_t;
+void inst_set_jump(const inst_jump_ops_t *ops);
+
 /* ---- The probes of a function (inst_func.c; outside probe context) ------ */
 
 /* One function-level probe: its sites (one for entry and offset probes,
@@ -319,6 +343,16 @@ int inst_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr
  * the port answers its kernel's protocol, or NULL when `addr` is no site.
  */
 const isa_probe_insn_t *inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs);
+
+/*
+ * Probe context, but no trap: a jump-patched site's trampoline called the
+ * port with the thread's registers at `addr` (isa_jump_frame_regs): fire
+ * the site's enabled probes as inst_trap() does.  The trampoline carries
+ * out the replaced instructions itself.  Returns INST_TRAP_NONE if addr is
+ * no site (a trampoline whose site was forgotten), INST_TRAP_DONE
+ * otherwise.
+ */
+int inst_jump_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr);
 
 /* The breakpoint at `addr` may close a trampoline (see isa.h pi_tramp_bp):
  * finish that step and return INST_TRAP_DONE, or INST_TRAP_NONE. */

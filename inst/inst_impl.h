@@ -49,6 +49,18 @@ struct inst_site {
 	volatile uint32_t is_patched; /* the breakpoint is in the text */
 	uint32_t is_nenabled;
 	uint32_t is_dead; /* forgotten: matches nothing */
+	/* Jump-patched (jump/): the trampoline's start and the copy of the
+	 * replaced instructions in it, as the space runs them (0: none; a
+	 * thread trapped at the breakpoint resumes in the copy); how many
+	 * bytes the copy replaces and the original bytes the jump itself
+	 * overwrites (its isa_jump_len); whether the jump is in the text (then
+	 * is_patched is too); and jump/'s verdict (INST_JUMP_*). */
+	uintptr_t is_jtramp;
+	volatile uint64_t is_jcopy;
+	uint32_t is_jlen;
+	uint8_t is_jorig[ISA_INSN_MAXLEN]; /* the bytes the jump overwrites */
+	volatile uint32_t is_jumped;
+	uint32_t is_jstate;
 	inst_probe_t is_probes[INST_SITE_MAXPROBES];
 	inst_site_t *volatile is_next;	/* by-address chain */
 	inst_site_t *volatile is_tnext; /* by-breakpoint chain */
@@ -66,6 +78,15 @@ typedef struct inst_table {
 } inst_table_t;
 
 extern inst_table_t *inst_table;
+extern const inst_jump_ops_t *inst_jump_ops;
+
+/* The live site at (key, addr), or NULL (inst_site.c; not probe context). */
+inst_site_t *inst_site_at(uint64_t key, uintptr_t addr);
+
+/* is_jstate */
+#define INST_JUMP_UNTRIED 0
+#define INST_JUMP_CAPABLE 1 /* trampoline written, is_jcopy set */
+#define INST_JUMP_REFUSED 2 /* never: the breakpoint serves it */
 
 static inline uint32_t
 inst_hash(const inst_table_t *t, uint64_t key, uintptr_t addr)

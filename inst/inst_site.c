@@ -13,6 +13,42 @@
 #include "inst_impl.h"
 
 static inst_accept_fn_t inst_accept;
+const inst_jump_ops_t *inst_jump_ops;
+
+static inst_site_t *site_find(uint64_t key, uintptr_t addr);
+
+void
+inst_set_jump(const inst_jump_ops_t *ops)
+{
+	inst_jump_ops = ops;
+}
+
+/* The site is never to be jumped (again): the jump, if written, gives way
+ * to the breakpoint, and traps step the instruction alone from now on. */
+static void
+site_jump_refuse(inst_site_t *s)
+{
+	if (s->is_jstate == INST_JUMP_REFUSED)
+		return;
+	if (dtrace_load_acquire32(&s->is_jumped) && inst_jump_ops != NULL)
+		inst_jump_ops->ijo_disarm(s);
+	s->is_jstate = INST_JUMP_REFUSED;
+	dtrace_store_release64(&s->is_jcopy, 0);
+}
+
+/* A site being made at addr lies inside the bytes another site's jump
+ * replaces (or would): that one goes back to its breakpoint for good,
+ * before the new site's breakpoint could land in its jump. */
+static void
+site_jump_overlap(uint64_t key, uintptr_t addr)
+{
+	for (uintptr_t back = 1; back < 2 * ISA_INSN_MAXLEN && back <= addr; back++) {
+		inst_site_t *o = site_find(key, addr - back);
+
+		if (o != NULL && o->is_jstate == INST_JUMP_CAPABLE && back < o->is_jlen)
+			site_jump_refuse(o);
+	}
+}
 
 void
 inst_set_accept(inst_accept_fn_t fn)
@@ -84,6 +120,12 @@ site_find(uint64_t key, uintptr_t addr)
 	return NULL;
 }
 
+inst_site_t *
+inst_site_at(uint64_t key, uintptr_t addr)
+{
+	return inst_table != NULL ? site_find(key, addr) : NULL;
+}
+
 /* Allocate and write the out-of-line code the ISA asked for. */
 static int
 site_tramp(inst_site_t *s)
@@ -130,6 +172,8 @@ inst_site_get(void *as, uint64_t key, uintptr_t addr, inst_site_t **sitep)
 			break;
 	if (avail == 0)
 		return DTRACE_EFAULT;
+	if (inst_jump_ops != NULL)
+		site_jump_overlap(key, addr);
 	if ((s = dtrace_port_zalloc(sizeof(*s))) == NULL)
 		return DTRACE_ENOMEM;
 	s->is_key = key;
@@ -188,6 +232,9 @@ inst_site_add_probe(inst_site_t *s, dtrace_id_t id, inst_kind_t kind, uintptr_t 
 		return 0;
 	if ((p = site_probe(s, 0)) == NULL)
 		return DTRACE_ENOSPC;
+	/* jump/ takes sites of entry and offset probes only */
+	if (kind != INST_ENTRY && kind != INST_OFFSET)
+		site_jump_refuse(s);
 	p->ip_enabled = 0;
 	p->ip_kind = (uint32_t)kind;
 	p->ip_func = func;
@@ -231,10 +278,14 @@ inst_probe_enable(inst_site_t *s, dtrace_id_t id)
 	if (p->ip_enabled)
 		return 0;
 	dtrace_store_release32(&p->ip_enabled, 1);
-	if (s->is_nenabled++ == 0 && !s->is_patched && (err = site_write(s, true)) != 0) {
-		s->is_nenabled--;
-		dtrace_store_release32(&p->ip_enabled, 0);
-		return err;
+	if (s->is_nenabled++ == 0 && !s->is_patched) {
+		if ((err = site_write(s, true)) != 0) {
+			s->is_nenabled--;
+			dtrace_store_release32(&p->ip_enabled, 0);
+			return err;
+		}
+		if (inst_jump_ops != NULL)
+			inst_jump_ops->ijo_arm(s);
 	}
 	return 0;
 }
@@ -248,8 +299,11 @@ inst_probe_disable(inst_site_t *s, dtrace_id_t id)
 		return;
 	dtrace_store_release32(&p->ip_enabled, 0);
 	/* If the space is gone the write fails: nothing is left to mend. */
-	if (--s->is_nenabled == 0 && s->is_patched && !s->is_dead)
+	if (--s->is_nenabled == 0 && s->is_patched && !s->is_dead) {
+		if (dtrace_load_acquire32(&s->is_jumped) && inst_jump_ops != NULL)
+			inst_jump_ops->ijo_disarm(s);
 		(void)site_write(s, false);
+	}
 }
 
 uintptr_t

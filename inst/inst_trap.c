@@ -129,7 +129,7 @@ trap_site_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *th
 	       uintptr_t *fault_addr, bool fire)
 {
 	inst_site_t *s = trap_site(key, addr);
-	uint64_t save = 0;
+	uint64_t save = 0, jcopy;
 	int rv;
 
 	if (s == NULL)
@@ -141,6 +141,13 @@ trap_site_step(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *th
 		 * skip it. */
 		regs->r[INST_REG_RETVAL] = 1;
 		regs->r[ISA_REG_PC] = (uint64_t)addr + s->is_insn.pi_len;
+		return INST_TRAP_DONE;
+	}
+	if ((jcopy = dtrace_load_acquire64(&s->is_jcopy)) != 0) {
+		/* A jump-capable site: the copy in its trampoline carries out
+		 * every instruction the jump replaces (or will), so a thread
+		 * that trapped here is never left among them (inst.h). */
+		regs->r[ISA_REG_PC] = jcopy;
 		return INST_TRAP_DONE;
 	}
 	rv = isa_probe_step(&s->is_insn, addr, s->is_tramp, regs, &save, fault_addr);
@@ -175,6 +182,18 @@ inst_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs)
 	/* (an is-enabled site is a user-space -G site: none here) */
 	(void)trap_fire(s, regs, NULL);
 	return &s->is_insn;
+}
+
+int
+inst_jump_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *thr)
+{
+	inst_site_t *s = trap_site(key, addr);
+
+	if (s == NULL)
+		return INST_TRAP_NONE;
+	/* (jumped sites carry entry and offset probes only: jump/) */
+	(void)trap_fire(s, regs, thr);
+	return INST_TRAP_DONE;
 }
 
 int

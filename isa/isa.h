@@ -273,6 +273,43 @@ void isa_probe_step_done(const isa_probe_insn_t *pi, uintptr_t pc, isa_regs_t *r
 			 uint64_t save);
 
 /* ------------------------------------------------------------------------
+ * Jump-patched probes (isa/<isa>/jump.c; the engine is jump/)
+ * ------------------------------------------------------------------------
+ * A site whose first isa_jump_len bytes can be replaced by a direct jump
+ * to a trampoline within isa_jump_reach of it.  The trampoline steps below
+ * the stack's red zone, saves every register the ISA's calling convention
+ * lets a called function change (and the flags, and the floating-point
+ * and vector state a compiled function may touch), calls entry(frame,
+ * site) in the thread's own context, restores everything, runs a copy of
+ * the instructions the jump replaced and jumps back to the instruction
+ * after them.  frame is the saved registers, which isa_jump_frame_regs()
+ * turns into the isa_regs_t the thread had at the site.  The copy must be
+ * position-independent (the engine takes no PC-relative instruction into
+ * it), so the whole trampoline is, and one written copy serves at any
+ * address the space maps it.  isa_jump_len 0: this ISA has no such
+ * probes (the breakpoint path serves every site).  Not probe context, but
+ * isa_jump_frame_regs, which is.
+ */
+extern const size_t isa_jump_len;
+extern const uint64_t isa_jump_reach;
+
+/* The trampoline for site: copy[0..copylen) is what the jump replaces,
+ * entry the function it calls.  Returns its length (0 if bufsz is too
+ * small) and sets *copy_off to where the copy starts in it: a thread
+ * stopped at site + k inside the replaced instructions goes on correctly
+ * at tramp + *copy_off + k. */
+size_t isa_jump_tramp(uintptr_t site, const uint8_t *copy, size_t copylen, uintptr_t entry,
+		      uint8_t *buf, size_t bufsz, size_t *copy_off);
+
+/* The isa_jump_len bytes of the jump at site to tramp; 0 if tramp is out
+ * of reach. */
+size_t isa_jump_insn(uintptr_t site, uintptr_t tramp, uint8_t *buf, size_t bufsz);
+
+/* Probe context: the registers a thread had at site, from the frame its
+ * trampoline saved. */
+void isa_jump_frame_regs(const uint64_t *frame, uintptr_t site, isa_regs_t *regs);
+
+/* ------------------------------------------------------------------------
  * Unwinding by call-frame information (isa/cfi_unwind.c)
  * ------------------------------------------------------------------------
  * ustack() of code built without frame pointers.  A module is a text range

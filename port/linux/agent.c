@@ -149,6 +149,25 @@ breakpoint_at(uintptr_t site)
 	return n > 0;
 }
 
+/* The agent's own text: a probed function it calls (libc's, from probe
+ * context or from its thread and its requests) is not the program's call. */
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char _etext[] __attribute__((visibility("hidden")));
+
+static bool
+agent_called(const isa_regs_t *regs)
+{
+	isa_regs_t caller = *regs;
+	uintptr_t ra;
+
+	/* (as if at a function's entry: at another site the return address
+	 * so read is a guess, and a wrong one would have to name our text) */
+	if (!isa_regs_entry_caller(&caller))
+		return false;
+	ra = (uintptr_t)isa_regs_pc(&caller);
+	return ra >= (uintptr_t)__ehdr_start && ra < (uintptr_t)_etext;
+}
+
 /* Probe context: the SIGTRAP handler's breakpoint hook. */
 static bool
 agent_breakpoint(uintptr_t site, ucontext_t *uc)
@@ -172,8 +191,13 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	 * caches (the pid cached in TLS is ours) until it execs: it steps the
 	 * instruction and fires nothing, since its probes would be counted
 	 * as this process's.  A raw getpid per trap tells it.  Nor does the
-	 * agent's own thread fire: it is not the program. */
+	 * agent's own thread fire: it is not the program; nor a probed
+	 * function the agent called (libc's, from probe context -- its
+	 * clock_gettime under pid$target:libc.so.6::entry, which would be
+	 * refused and reported as a drop the program never made -- or from
+	 * the program's thread it holds before GO). */
 	if (linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) ||
+	    agent_called(&regs) ||
 	    linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) != agent_pid) {
 		rv = inst_step((uint64_t)agent_pid, site, &regs, &linux_inst_thread, &fault);
 		if (rv == INST_TRAP_DONE) {
@@ -217,6 +241,33 @@ vanished:
 	return false;
 }
 
+/*
+ * Probe context, in the thread's own context: a jump trampoline
+ * (jump/, isa/<isa>/jump.c) called us with the registers it saved at
+ * `site`.  The same choices as a breakpoint's, and nothing to step: the
+ * trampoline runs the replaced instructions itself.
+ */
+void
+linux_agent_jump_fire(uint64_t *frame, uintptr_t site)
+{
+	const isa_regs_t *outer = linux_trap_regs;
+	isa_regs_t regs;
+
+	/* (errno is not touched: its address is a libc call, and libc's
+	 * functions may be jumped themselves) */
+	if (agent_pid == 0)
+		return;
+	isa_jump_frame_regs(frame, site, &regs);
+	if (linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) || agent_called(&regs) ||
+	    linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) != agent_pid)
+		return; /* the agent's thread or its call, a vfork child (agent_breakpoint) */
+	linux_trap_regs = &regs;
+	if (inst_jump_fire((uint64_t)agent_pid, site, &regs, &linux_inst_thread) == INST_TRAP_DONE &&
+	    agent_block != NULL)
+		__atomic_add_fetch(&agent_block->lab_counts->lac_jumps, 1, __ATOMIC_RELAXED);
+	linux_trap_regs = outer;
+}
+
 /* ---- The connection ------------------------------------------------------ */
 
 static void
@@ -241,8 +292,9 @@ agent_handshake(int sock)
 	memset(&m, 0, sizeof(m));
 	m.am_type = LINUX_AGENT_HELLO;
 	m.am_pid = (uint32_t)getpid();
-	m.am_arg[0] = LINUX_AGENT_VERSION;
-	m.am_arg[1] = (uint64_t)_r_debug.r_brk; /* where objects come and go */
+	m.am_arg[AM_HELLO_VERSION] = LINUX_AGENT_VERSION;
+	m.am_arg[AM_HELLO_RBRK] = (uint64_t)_r_debug.r_brk; /* where objects come and go */
+	m.am_arg[AM_HELLO_JUMP] = linux_agent_jump_entry();
 	if ((err = linux_agent_send(sock, &m, NULL, 0)) != 0)
 		return err;
 	if ((err = linux_agent_recv(sock, &m, fds, 4, &nfds, -1)) != 0)
@@ -263,6 +315,7 @@ agent_handshake(int sock)
 		agent_fail(sock, err, LINUX_AGENT_STEP_CODE);
 		goto out;
 	}
+	fds[1] = -1; /* the code arena keeps it (agent_jump.c maps it again) */
 	if ((err = dtrace_attach((void *)(uintptr_t)m.am_arg[AM_CORE])) != 0 ||
 	    (err = inst_attach((void *)(uintptr_t)m.am_arg[AM_INST])) != 0) {
 		agent_fail(sock, err, LINUX_AGENT_STEP_ATTACH);
@@ -324,6 +377,8 @@ agent_main(void *arg)
 			linux_agent_profile_sync(agent_block);
 		else if (m.am_type == LINUX_AGENT_SYSCALL)
 			linux_agent_syscall_sync(agent_block, true);
+		else if (m.am_type == LINUX_AGENT_JUMP)
+			linux_agent_jump_request(agent_block);
 		else if (m.am_type == LINUX_AGENT_DETACH)
 			break;
 	}
@@ -486,6 +541,8 @@ agent_preloaded(void)
 		/* breakpoints are being armed: SIGTRAP kept unblocked */
 		if (m.am_type == LINUX_AGENT_SYSCALL)
 			linux_agent_syscall_sync(agent_block, false);
+		if (m.am_type == LINUX_AGENT_JUMP)
+			linux_agent_jump_request(agent_block);
 	}
 	(void)agent_start_thread();
 	/* system calls are trapped from here: the program's, not ours */
@@ -507,6 +564,7 @@ dtrace_agent_attach(const char *sockname)
 		linux_refused_count = NULL;
 		linux_arena_abandon();
 		linux_code_abandon();
+		linux_agent_jump_forget();
 		dtrace_detach();
 		agent_block = NULL;
 	}

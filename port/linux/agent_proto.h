@@ -12,7 +12,8 @@
  * O_RDONLY descriptor) and the code arena's (SCM_RIGHTS).
  *
  *   agent -> consumer  HELLO   pid, protocol version, the dynamic linker's
- *                              debugger breakpoint (_r_debug.r_brk)
+ *                              debugger breakpoint (_r_debug.r_brk), the
+ *                              function jump trampolines call (jump/)
  *   consumer -> agent  SETUP   arena base and size, code arena base and
  *                              size, the core's and the engine's handles,
  *                              this process's block; + 3 fds: the
@@ -29,13 +30,18 @@
  *                              table changed, or lab_guard was set
  *                              (agent_syscall.c); before GO only the
  *                              latter is acted on
+ *   consumer -> agent  JUMP    do the block's jump request (lab_jreq):
+ *                              map the code arena near an address, or
+ *                              move threads out of a range and serialise
+ *                              instruction fetch; answered in lab_counts
+ *                              (lac_jdone, lac_jans), acted on before GO
  */
 #ifndef DTRACE_PORT_LINUX_AGENT_PROTO_H
 #define DTRACE_PORT_LINUX_AGENT_PROTO_H
 
 #include <stdint.h>
 
-#define LINUX_AGENT_VERSION 2
+#define LINUX_AGENT_VERSION 3
 #define LINUX_AGENT_FD_ENV "DTRACE_AGENT_FD"
 
 enum {
@@ -48,6 +54,19 @@ enum {
 	LINUX_AGENT_DETACH,
 	LINUX_AGENT_FAIL,
 	LINUX_AGENT_SYSCALL,
+	LINUX_AGENT_JUMP,
+};
+
+/* HELLO's arguments. */
+#define AM_HELLO_VERSION 0
+#define AM_HELLO_RBRK 1
+#define AM_HELLO_JUMP 2
+
+/* Jump requests (port/linux/jump.c asks, agent_jump.c answers). */
+enum {
+	LINUX_JUMP_NEAR = 1, /* arg0: map the code arena within a jump of it; answer: where */
+	LINUX_JUMP_QUIESCE,  /* arg0..1: no thread in (lo, hi), arg2: move them there; 0 */
+	LINUX_JUMP_SYNC,     /* serialise every thread's instruction fetch; 0 */
 };
 
 typedef struct linux_agent_msg {
@@ -132,6 +151,12 @@ typedef struct linux_agent_counts {
 	volatile uint64_t lac_refused;
 	/* the answer to lab_guard: 1 done, -errno refused */
 	volatile int32_t lac_guarded;
+	/* probes fired from jump trampolines (no trap) */
+	volatile uint64_t lac_jumps;
+	/* the last jump request done (lab_jseq) and its answer: >= 0, or
+	 * -errno */
+	volatile uint64_t lac_jdone;
+	volatile int64_t lac_jans;
 } linux_agent_counts_t;
 
 /* One per traced process, in the arena's read-only part: only the
@@ -150,6 +175,11 @@ typedef struct linux_agent_block {
 	 * The agent answers in lab_counts->lac_guarded (the block is
 	 * read-only to it). */
 	volatile uint32_t lab_guard;
+	/* A jump request: its operation (LINUX_JUMP_*) and arguments, then
+	 * its number (release), then a JUMP message. */
+	uint32_t lab_jop;
+	uint64_t lab_jarg[3];
+	volatile uint64_t lab_jseq;
 } linux_agent_block_t;
 
 #endif

@@ -103,7 +103,15 @@ linux_code_attach(int fd, uintptr_t base, size_t size)
 	}
 	code_exec = base;
 	code_size = size;
+	code_fd = fd;
 	return 0;
+}
+
+int
+linux_code_fd(size_t *size)
+{
+	*size = code_size;
+	return code_fd;
 }
 
 bool
@@ -160,11 +168,15 @@ linux_code_destroy(void)
 	pthread_mutex_unlock(&code_lock);
 }
 
-/* An agent whose consumer left keeps the old code arena mapped (threads
- * may be inside its trampolines) and may attach a new one elsewhere. */
+/* An agent whose consumer left keeps the old code arena mapped, here and
+ * wherever agent_jump.c mapped it again (threads may be inside its
+ * trampolines), and may attach a new one elsewhere. */
 void
 linux_code_abandon(void)
 {
+	if (code_fd >= 0)
+		close(code_fd); /* its mappings stay */
+	code_fd = -1;
 	code_exec = 0;
 	code_size = 0;
 }

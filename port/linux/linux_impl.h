@@ -161,6 +161,11 @@ bool linux_trap_installed(void);
  * (linux_mcontext_set_pc) to where the thread must resume. */
 typedef bool (*linux_breakpoint_fn_t)(uintptr_t site, ucontext_t *uc);
 void linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn);
+/* A SIGTRAP this process queued to one of its threads (si_code SI_QUEUE)
+ * with fn itself as the value is handed to fn, not passed on
+ * (agent_jump.c asks each thread where it is this way). */
+typedef void (*linux_query_fn_t)(ucontext_t *uc);
+void linux_trap_set_query(linux_query_fn_t fn);
 
 /* The kernel's struct sigaction, as rt_sigaction takes it (64 signals). */
 typedef struct linux_ksigaction {
@@ -239,6 +244,8 @@ bool linux_code_contains(uintptr_t addr);
 bool linux_code_write(uintptr_t addr, const void *bytes, size_t len);
 void linux_code_destroy(void);
 void linux_code_abandon(void);
+/* An agent's descriptor of it (-1: none) and its size, to map it again. */
+int linux_code_fd(size_t *size);
 
 /* ---- Traced processes (proc.c, pid.c, inject.c; the consumer) ---------- */
 
@@ -268,6 +275,10 @@ typedef struct linux_proc {
 	bool lp_execd;			    /* its agent went with an exec */
 	bool lp_dropped;		    /* ... which was reported */
 	uint64_t lp_refused;		    /* its refused firings reported */
+	uintptr_t lp_jentry;		    /* its agent's jump entry (HELLO) */
+	uintptr_t lp_jviews[32];	    /* the code arena's views near its text */
+	unsigned lp_njviews;
+	bool lp_nojump;			    /* its agent could not quiesce: no jumps */
 	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;
@@ -296,6 +307,11 @@ int linux_agent_recv(int sock, struct linux_agent_msg *m, int *fds, int maxfds, 
  * make sites in traced processes (usdt.c). */
 void linux_inst_lock(bool take);
 int linux_pid_init(void);
+/* Jump-patched pid probes (jump.c): take inst/'s jump hooks, unless
+ * DTRACE_PID_JUMP=0; forget what was scanned of a process's text. */
+void linux_jump_init(void);
+void linux_jump_fini(void);
+void linux_jump_forget(linux_proc_t *p);
 int linux_pid_register(linux_proc_t *p);
 int linux_pid_unregister(linux_proc_t *p);
 void linux_pid_modules_changed(linux_proc_t *p);
@@ -326,6 +342,13 @@ bool linux_agent_own_stack(uintptr_t sp);
 void linux_agent_syscall_thread(void);
 void linux_agent_syscall_stop(void);
 void linux_agent_syscall_forget(void);
+/* Jump-patched probes in the agent (agent_jump.c, agent.c): the function
+ * trampolines call, as HELLO tells it; the block's request, done by the
+ * agent's thread; a consumer's mappings forgotten when it left. */
+void linux_agent_jump_fire(uint64_t *frame, uintptr_t site);
+uint64_t linux_agent_jump_entry(void);
+void linux_agent_jump_request(struct linux_agent_block *b);
+void linux_agent_jump_forget(void);
 
 /* ---- profile/tick provider ----------------------------------------------- */
 

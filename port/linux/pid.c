@@ -293,8 +293,8 @@ linux_pid_init(void)
 	int err = 0;
 
 	pthread_mutex_lock(&pid_lock);
-	if (inst_handle() == NULL)
-		err = inst_init(0);
+	if (inst_handle() == NULL && (err = inst_init(0)) == 0)
+		linux_jump_init();
 	pthread_mutex_unlock(&pid_lock);
 	return err;
 }
@@ -401,6 +401,7 @@ linux_pid_modules_changed(linux_proc_t *p)
 	if (dtrace_port_module_iter(p, pid_maps_cb, &m) == 0) {
 		pthread_mutex_lock(&pid_lock);
 		inst_space_prune((uint64_t)p->lp_pid, pid_mapped, &m);
+		linux_jump_forget(p); /* its text moved: scan again */
 		pthread_mutex_unlock(&pid_lock);
 	}
 	free(m.pm_lo);
@@ -414,6 +415,7 @@ linux_pid_process_gone(linux_proc_t *p)
 {
 	pthread_mutex_lock(&pid_lock);
 	inst_space_forget((uint64_t)p->lp_pid);
+	linux_jump_forget(p);
 	pthread_mutex_unlock(&pid_lock);
 }
 
@@ -422,6 +424,7 @@ void
 linux_pid_fini(void)
 {
 	pthread_mutex_lock(&pid_lock);
+	linux_jump_fini();
 	inst_fini();
 	pthread_mutex_unlock(&pid_lock);
 }

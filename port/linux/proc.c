@@ -206,10 +206,12 @@ proc_handshake(linux_proc_t *p, char *errbuf, size_t errlen)
 			 err != 0 ? strerror(err) : "unexpected message");
 		return err != 0 ? err : EPROTO;
 	}
-	p->lp_rbrk = (uintptr_t)m.am_arg[1];
-	if (m.am_arg[0] != LINUX_AGENT_VERSION) {
+	p->lp_rbrk = (uintptr_t)m.am_arg[AM_HELLO_RBRK];
+	p->lp_jentry = (uintptr_t)m.am_arg[AM_HELLO_JUMP];
+	if (m.am_arg[AM_HELLO_VERSION] != LINUX_AGENT_VERSION) {
 		snprintf(errbuf, errlen, "pid %d runs an agent of another version (%llu, not %d)",
-			 (int)p->lp_pid, (unsigned long long)m.am_arg[0], LINUX_AGENT_VERSION);
+			 (int)p->lp_pid, (unsigned long long)m.am_arg[AM_HELLO_VERSION],
+			 LINUX_AGENT_VERSION);
 		return EPROTO;
 	}
 	if ((err = linux_code_info(&fds[1], &code_base, &code_size)) != 0) {

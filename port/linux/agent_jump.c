@@ -1,0 +1,262 @@
+/*
+ * port/linux/agent_jump.c: the agent's half of jump-patched probes
+ * (jump/; the consumer's half is jump.c).
+ *
+ * The consumer writes trampolines into the code arena, which every agent
+ * maps at one address far from any program text (8 TiB and up): out of a
+ * 5-byte jump's reach.  So the agent maps the same memfd again, read and
+ * execute, within reach of the text asked for (LINUX_JUMP_NEAR), below it
+ * first: above an executable lies its heap, which must stay free to grow.
+ * Every trampoline is position-independent, so each such view runs the
+ * same bytes.
+ *
+ * Before a jump replaces a site's first instructions, no thread may be
+ * among them (LINUX_JUMP_QUIESCE).  A thread blocked in a system call is
+ * not (its PC is after a syscall instruction, which no jump replaces), nor
+ * one /proc/self/task/<tid>/syscall shows blocked elsewhere outside the
+ * range; every other thread is asked, with a SIGTRAP queued to it
+ * (trap.c hands it to jump_query, which moves a PC inside the range to
+ * the same place in the trampoline's copy), and the request is done when
+ * each has answered.  A thread that cannot answer within a second (it
+ * blocks SIGTRAP, or is stopped) makes the request fail, and the site
+ * keeps its breakpoint.  Not covered: a thread that a signal interrupted
+ * inside the range and whose handler is still running (its PC there is
+ * on its signal frame), and a vfork child that runs our text while its
+ * parent waits; both would need the replaced bytes to be executed at the
+ * instant they are written, within a few instructions.
+ *
+ * Instruction fetch is serialised with membarrier(SYNC_CORE) (Linux 4.16;
+ * without it, no site is jumped).  These requests run in the agent's
+ * thread (agent.c), never in probe context.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "linux_impl.h"
+
+/* <linux/membarrier.h>, stable kernel ABI */
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
+#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
+
+#define JUMP_MAXVIEWS 32
+#define JUMP_QUIESCE_NS 1000000000LL
+#define JUMP_REACH 0x7f000000ULL /* a little under 2 GiB: rel32, with room */
+#define JUMP_STEP ((uintptr_t)64 << 20)
+
+static uintptr_t jump_views[JUMP_MAXVIEWS];
+static unsigned jump_nviews;
+static int jump_membarrier = -1;
+
+/* The range the threads are asked about (the latest request's: a late
+ * answer to an earlier one moves a PC into an equally good copy). */
+static volatile uintptr_t query_lo, query_hi, query_to;
+static volatile uint32_t query_answers;
+
+uint64_t
+linux_agent_jump_entry(void)
+{
+	return (uint64_t)(uintptr_t)linux_agent_jump_fire;
+}
+
+void
+linux_agent_jump_forget(void)
+{
+	jump_nviews = 0; /* the mappings stay: threads may be in them */
+}
+
+static int
+jump_sync(void)
+{
+	if (jump_membarrier < 0)
+		jump_membarrier = syscall(SYS_membarrier,
+					  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0) == 0;
+	if (!jump_membarrier)
+		return -ENOSYS;
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0) != 0)
+		return -errno;
+	return 0;
+}
+
+static bool
+jump_reaches(uintptr_t view, size_t size, uintptr_t near)
+{
+	uintptr_t lo = view, hi = view + size;
+
+	return (lo >= near ? lo - near : near - lo) < JUMP_REACH &&
+	       (hi >= near ? hi - near : near - hi) < JUMP_REACH;
+}
+
+/* A view of the code arena within a jump of `near`: its address, or -errno. */
+static int64_t
+jump_near(uintptr_t near)
+{
+	size_t size;
+	int fd = linux_code_fd(&size);
+	uintptr_t base = near & ~(JUMP_STEP - 1), hint;
+	void *v;
+
+	if (fd < 0 || size == 0)
+		return -EBADF;
+	for (unsigned i = 0; i < jump_nviews; i++)
+		if (jump_reaches(jump_views[i], size, near))
+			return (int64_t)jump_views[i];
+	if (jump_nviews == JUMP_MAXVIEWS)
+		return -ENOSPC;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uintptr_t k = 1; k * JUMP_STEP + size < JUMP_REACH; k++) {
+			hint = pass == 0 ? base - k * JUMP_STEP - size : base + k * JUMP_STEP;
+			if (pass == 0 && base < k * JUMP_STEP + size)
+				break;
+			if (!jump_reaches(hint, size, near))
+				continue;
+			v = mmap((void *)hint, size, PROT_READ | PROT_EXEC,
+				 MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+			if (v == MAP_FAILED)
+				continue;
+			if (v != (void *)hint) { /* a kernel without NOREPLACE */
+				munmap(v, size);
+				continue;
+			}
+			jump_views[jump_nviews++] = hint;
+			return (int64_t)hint;
+		}
+	}
+	return -ENOMEM;
+}
+
+/* SIGTRAP handler context (trap.c): where is this thread? */
+static void
+jump_query(ucontext_t *uc)
+{
+	uintptr_t pc = linux_mcontext_pc(uc);
+	uintptr_t lo = __atomic_load_n(&query_lo, __ATOMIC_ACQUIRE);
+	uintptr_t hi = __atomic_load_n(&query_hi, __ATOMIC_ACQUIRE);
+	uintptr_t to = __atomic_load_n(&query_to, __ATOMIC_ACQUIRE);
+
+	if (pc > lo && pc < hi)
+		linux_mcontext_set_pc(uc, to + (pc - lo));
+	__atomic_add_fetch(&query_answers, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Must thread `tid` be asked?  Not if it is blocked with its PC known and
+ * outside (lo, hi). */
+static bool
+jump_must_ask(pid_t tid, uintptr_t lo, uintptr_t hi)
+{
+	char path[64], line[512], *last, *prev;
+	unsigned long long pc;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	line[n] = '\0';
+	if (strncmp(line, "running", 7) == 0)
+		return true;
+	/* "nr args... sp pc" or "-1 sp pc": the PC is the last field */
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	if ((last = strrchr(line, ' ')) == NULL)
+		return true;
+	*last = '\0';
+	if ((prev = strrchr(line, ' ')) == NULL)
+		return true;
+	pc = strtoull(last + 1, NULL, 16);
+	return pc > lo && pc < hi;
+}
+
+static int64_t
+jump_quiesce(uintptr_t lo, uintptr_t hi, uintptr_t to)
+{
+	pid_t self = getpid(), me = (pid_t)syscall(SYS_gettid);
+	struct timespec t0, t1, nap = {0, 50000};
+	uint32_t asked = 0, base;
+	struct dirent *de;
+	siginfo_t si;
+	DIR *d;
+	int err;
+
+	if ((err = jump_sync()) != 0)
+		return err;
+	__atomic_store_n(&query_lo, lo, __ATOMIC_RELEASE);
+	__atomic_store_n(&query_hi, hi, __ATOMIC_RELEASE);
+	__atomic_store_n(&query_to, to, __ATOMIC_RELEASE);
+	linux_trap_set_query(jump_query);
+	base = __atomic_load_n(&query_answers, __ATOMIC_ACQUIRE);
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid <= 0 || tid == me || !jump_must_ask(tid, lo, hi))
+			continue;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = SI_QUEUE;
+		si.si_pid = self;
+		si.si_uid = getuid();
+		si.si_value.sival_ptr = (void *)jump_query;
+		if (syscall(SYS_rt_tgsigqueueinfo, self, tid, SIGTRAP, &si) == 0)
+			asked++;
+		else if (errno != ESRCH) { /* (a thread that left needs no asking) */
+			closedir(d);
+			return -errno;
+		}
+	}
+	closedir(d);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (__atomic_load_n(&query_answers, __ATOMIC_ACQUIRE) - base < asked) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if ((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec) >
+		    JUMP_QUIESCE_NS)
+			return -ETIMEDOUT;
+		nanosleep(&nap, NULL);
+	}
+	return jump_sync();
+}
+
+void
+linux_agent_jump_request(linux_agent_block_t *b)
+{
+	uint64_t seq;
+	int64_t ans;
+
+	if (b == NULL)
+		return;
+	seq = __atomic_load_n(&b->lab_jseq, __ATOMIC_ACQUIRE);
+	if (seq == __atomic_load_n(&b->lab_counts->lac_jdone, __ATOMIC_ACQUIRE))
+		return;
+	switch (b->lab_jop) {
+	case LINUX_JUMP_NEAR:
+		ans = jump_near((uintptr_t)b->lab_jarg[0]);
+		break;
+	case LINUX_JUMP_QUIESCE:
+		ans = jump_quiesce((uintptr_t)b->lab_jarg[0], (uintptr_t)b->lab_jarg[1],
+				   (uintptr_t)b->lab_jarg[2]);
+		break;
+	case LINUX_JUMP_SYNC:
+		ans = jump_sync();
+		break;
+	default:
+		ans = -EINVAL;
+		break;
+	}
+	__atomic_store_n(&b->lab_counts->lac_jans, ans, __ATOMIC_RELAXED);
+	__atomic_store_n(&b->lab_counts->lac_jdone, seq, __ATOMIC_RELEASE);
+}

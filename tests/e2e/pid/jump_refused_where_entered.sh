@@ -1,0 +1,10 @@
+# entered's second instruction is the target of a jump from enter_mid (as
+# glibc's mempcpy enters memmove): no jump may replace entered's first
+# bytes, so its probe stays a breakpoint, and both count every call.
+case ${DT_E2E_ISA:-$(uname -m)} in
+x86_64) ;;
+*) echo "jump-patched probes are x86_64's only so far (isa/<isa>/jump.c)" >&2; exit 77 ;;
+esac
+"$1" -qs jump_refused_where_entered.d -c "$DT_PID_TARGETS/pidjump entered 1000" 2>"$E2E_TMP/err"
+echo "status $?"
+cat "$E2E_TMP/err"
