@@ -279,13 +279,15 @@ static inst_thread_t instprov_nothread;
 int
 instprov_trap(isa_regs_t *regs, uintptr_t *fault_addr)
 {
-	uintptr_t pc = (uintptr_t)isa_regs_pc(regs);
-	uintptr_t site = isa_breakpoint_site(pc);
-	inst_thread_t *thr = instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : NULL;
+	uintptr_t pc, site;
+	inst_thread_t *thr;
 	int rv;
 
 	if (!instprov_up)
 		return INST_TRAP_NONE;
+	pc = (uintptr_t)isa_regs_pc(regs);
+	site = isa_breakpoint_site(pc);
+	thr = instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : NULL;
 	/* A thread the kernel gave no state (FreeBSD's thread0, say) shares
 	 * the empty one: right wherever no trampoline closes with a
 	 * breakpoint (x86_64), racy for the rare one that does. */
