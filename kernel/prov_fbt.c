@@ -31,6 +31,7 @@ typedef struct fbt_walk {
 	const char *fw_modpat, *fw_funcpat;
 	bool fw_entry, fw_return;
 	const dtrace_port_module_t *fw_mod;
+	instprov_mod_t *fw_rec;
 } fbt_walk_t;
 
 static void
@@ -160,6 +161,8 @@ fbt_function(const char *name, uintptr_t addr, size_t size, void *arg)
 	rq.ifr_addr = addr;
 	rq.ifr_size = size;
 	rq.ifr_lock = fbt_ifr_lock;
+	rq.ifr_made = instprov_probe_made;
+	rq.ifr_made_arg = w->fw_rec;
 	/* A probe whose every site the engine refuses (an instruction the
 	 * kernel cannot step) is simply not made. */
 	if (w->fw_entry)
@@ -181,10 +184,11 @@ fbt_module(const dtrace_port_module_t *mod, void *arg)
 		return 0;
 	if (!instprov_module_ok(mod))
 		return 0;
-	if (instprov_module_note(mod) != 0)
+	if (instprov_module_begin(mod, &w->fw_rec) != 0)
 		return 0;
 	w->fw_mod = mod;
 	(void)dtrace_port_symbol_iter(mod, fbt_function, w);
+	instprov_module_end(w->fw_rec);
 	return 0;
 }
 
