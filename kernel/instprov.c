@@ -283,6 +283,21 @@ instprov_module_begin(const dtrace_port_module_t *mod, instprov_mod_t **mp)
 	return err;
 }
 
+bool
+instprov_module_unpinned(const dtrace_port_module_t *mod)
+{
+	instprov_mod_t *m;
+	bool unpinned;
+
+	if (instprov_conf.ic_module_pin == NULL)
+		return false;
+	instprov_lock(true);
+	m = mod_by_port(mod->dpm_port);
+	unpinned = m == NULL || (m->im_nprobes == 0 && m->im_nwalks == 0);
+	instprov_lock(false);
+	return unpinned;
+}
+
 void
 instprov_module_end(instprov_mod_t *m)
 {

@@ -186,6 +186,8 @@ int instprov_func_text(uintptr_t addr, size_t size, uint8_t **textp);
  */
 typedef struct instprov_mod instprov_mod_t;
 int instprov_module_begin(const dtrace_port_module_t *mod, instprov_mod_t **mp);
+/* With pins: has mod no probe (a walk would pin it)? */
+bool instprov_module_unpinned(const dtrace_port_module_t *mod);
 void instprov_module_end(instprov_mod_t *m);
 void instprov_probe_made(inst_fprobe_t *fp, void *m);
 void instprov_lock(bool take);

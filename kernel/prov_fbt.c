@@ -10,8 +10,10 @@
  * the ISA's function walk; this file picks the functions.
  *
  * Probes are made when a description asks for them (the core passes it to
- * dtps_provide; NULL when every probe is listed), from the kernel's and
- * every module's function symbols, skipping what instprov_excluded() names,
+ * dtps_provide; NULL when a consumer opens, asking for every probe, which
+ * with module pins, instprov.h, gives only the modules already pinned),
+ * from the kernel's and every module's function symbols, skipping what
+ * instprov_excluded() names,
  * functions without a compiled frame set-up (instprov_isa_frame) and
  * functions the decoder cannot follow to their end.  DTrace's fbt makes
  * every probe of a module when it loads; making them on demand keeps the
@@ -183,6 +185,12 @@ fbt_module(const dtrace_port_module_t *mod, void *arg)
 	if (!dtrace_match_glob(mod->dpm_name, w->fw_modpat))
 		return 0;
 	if (!instprov_module_ok(mod))
+		return 0;
+	/* A consumer's open asks for every probe (no description): with pins
+	 * that would keep every module loaded as long as the probes last, so
+	 * it gets only those of modules already pinned; a description makes
+	 * the probes it names. */
+	if (w->fw_desc == NULL && instprov_module_unpinned(mod))
 		return 0;
 	if (instprov_module_begin(mod, &w->fw_rec) != 0)
 		return 0;
