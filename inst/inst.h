@@ -218,6 +218,7 @@ typedef struct inst_fprobe {
 	bool ifp_enabled;
 	size_t ifp_nsites;
 	inst_site_t **ifp_sites; /* ifp_nsites of them */
+	void *ifp_owner;         /* the provider's; NULL when made, never read here */
 } inst_fprobe_t;
 
 /* A function the provider has matched: where it is and what to call it. */
@@ -233,6 +234,11 @@ typedef struct inst_func_req {
 	 * change to them and never across a call into the core (which may
 	 * call the provider back): NULL if the caller serialises alone. */
 	void (*ifr_lock)(bool take);
+	/* Told of each new probe once it has its sites, with ifr_lock held
+	 * (not of one found or moved): a provider counting its probes
+	 * (kernel/instprov.c, per module).  May be NULL. */
+	void (*ifr_made)(inst_fprobe_t *fp, void *arg);
+	void *ifr_made_arg;
 } inst_func_req_t;
 
 /* Why a name made no probe, in the terms of DTrace's pid errors. */

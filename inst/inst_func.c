@@ -212,6 +212,8 @@ func_probe(const inst_func_req_t *rq, const char *name, inst_kind_t kind, const 
 	if ((err = fprobe_sites(rq, id, kind, addrs, &n, &sites)) == 0) {
 		fp->ifp_sites = sites;
 		fp->ifp_nsites = n;
+		if (rq->ifr_made != NULL)
+			rq->ifr_made(fp, rq->ifr_made_arg);
 	}
 	req_lock(rq, false);
 	if (err != 0)

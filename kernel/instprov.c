@@ -7,9 +7,21 @@
  * module loaded (the port's ic_module_hold and a count here), and a module
  * with an enabled probe refuses to unload.  A record is made when a
  * provider first makes probes in the module and dropped when the module
- * unloads; probes find theirs by address, so neither the kernel's module
- * list nor its lock is touched when a probe is enabled (the core holds its
- * own locks then, and a kernel's module-load path takes them after its own).
+ * unloads; probes find theirs by address when enabled, so neither the
+ * kernel's module list nor its lock is touched then (the core holds its
+ * own locks, and a kernel's module-load path takes them after its own).
+ * A record also counts the probes made in its module (each probe points
+ * at the record that counted it, ifp_owner) and the providers' walks of
+ * it under way.  A kernel that cannot tell of unloads pins the module
+ * (ic_module_pin) when that count leaves 0 and unpins it when it returns
+ * to 0, after the module's sites are forgotten and its record dropped: a
+ * pinned module cannot unload, and once unpinned it may, and other text
+ * may come to live at its addresses.  Pin and unpin are called without
+ * our lock (instprov.h says where).  Counts rise only in the providers'
+ * walks, which the core serialises (dtps_provide runs under its provider
+ * lock); they fall there too and in dtps_destroy, which may run at any
+ * time.  A probe the walk destroys itself (its sites failed) was never
+ * counted, so no unpin happens inside the port's symbol walk.
  *
  * Locking.  One lock, the port's (ic_lock), serialises the engine's tables
  * and the records.  It is never held across a call into the core: the
@@ -17,6 +29,8 @@
  *
  * Freestanding: core/dtrace.h, inst/inst.h, isa/isa.h.
  */
+#include <stdarg.h>
+
 #include "instprov.h"
 
 /* Freestanding: the memory functions every kernel provides. */
@@ -27,14 +41,17 @@ int memcmp(const void *a, const void *b, size_t n);
 static instprov_conf_t instprov_conf;
 static bool instprov_up;
 
-typedef struct instprov_mod {
+struct instprov_mod {
 	char im_name[64];
 	void *im_port;     /* the port's handle (dpm_port) */
 	uintptr_t im_text; /* [im_text, im_text + im_size) */
 	size_t im_size;
 	uint32_t im_nenabled;
+	uint32_t im_nprobes; /* made in it and not destroyed, both providers */
+	uint32_t im_nwalks;  /* providers' walks of it under way */
 	bool im_used;
-} instprov_mod_t;
+	bool im_gone; /* unloaded: no lookup finds it; dropped with its last probe */
+};
 
 #define INSTPROV_MAXMODS 1024
 static instprov_mod_t *instprov_mods; /* INSTPROV_MAXMODS of them */
@@ -125,11 +142,22 @@ instprov_lock(bool take)
 		instprov_conf.ic_lock(take);
 }
 
+static void
+ip_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dtrace_port_log(fmt, ap);
+	va_end(ap);
+}
+
 static instprov_mod_t *
 mod_by_port(void *port)
 {
 	for (size_t i = 0; i < INSTPROV_MAXMODS; i++)
-		if (instprov_mods[i].im_used && instprov_mods[i].im_port == port)
+		if (instprov_mods[i].im_used && !instprov_mods[i].im_gone &&
+		    instprov_mods[i].im_port == port)
 			return &instprov_mods[i];
 	return NULL;
 }
@@ -140,40 +168,157 @@ mod_by_addr(uintptr_t addr)
 	for (size_t i = 0; i < INSTPROV_MAXMODS; i++) {
 		instprov_mod_t *m = &instprov_mods[i];
 
-		if (m->im_used && addr >= m->im_text && addr - m->im_text < m->im_size)
+		if (m->im_used && !m->im_gone && addr >= m->im_text &&
+		    addr - m->im_text < m->im_size)
 			return m;
 	}
 	return NULL;
 }
 
-int
-instprov_module_note(const dtrace_port_module_t *mod)
+static instprov_mod_t *
+mod_new(const dtrace_port_module_t *mod)
 {
 	instprov_mod_t *m;
 	size_t i, n;
-	int err = 0;
+
+	for (i = 0; i < INSTPROV_MAXMODS && instprov_mods[i].im_used; i++)
+		;
+	if (i == INSTPROV_MAXMODS)
+		return NULL;
+	m = &instprov_mods[i];
+	memset(m, 0, sizeof(*m));
+	n = ip_strlen(mod->dpm_name);
+	if (n >= sizeof(m->im_name))
+		n = sizeof(m->im_name) - 1;
+	memcpy(m->im_name, mod->dpm_name, n);
+	m->im_port = mod->dpm_port;
+	m->im_text = mod->dpm_text;
+	m->im_size = mod->dpm_textsize;
+	m->im_used = true;
+	return m;
+}
+
+typedef struct unload_range {
+	uintptr_t lo, hi;
+} unload_range_t;
+
+static bool
+still_mapped(uintptr_t addr, void *arg)
+{
+	const unload_range_t *r = arg;
+
+	return addr < r->lo || addr >= r->hi;
+}
+
+/* Forget the sites in m's text: never written again, whatever comes to
+ * live there. */
+static void
+mod_prune(const instprov_mod_t *m)
+{
+	unload_range_t r = {m->im_text, m->im_text + m->im_size};
+
+	inst_space_prune(0, still_mapped, &r);
+}
+
+/* A module to unpin once the lock is dropped (its slot may be reused by
+ * then, so the name is copied). */
+typedef struct mod_unpin {
+	dtrace_port_module_t mu_mod;
+	char mu_name[64];
+} mod_unpin_t;
+
+/*
+ * With the lock held, after one of m's counts fell: once no probe and no
+ * walk holds the record, a gone one is dropped; with pins, so is any, its
+ * sites forgotten first, and true says the caller is to unpin *u.
+ */
+static bool
+mod_idle(instprov_mod_t *m, mod_unpin_t *u)
+{
+	if (m->im_nprobes != 0 || m->im_nwalks != 0)
+		return false;
+	if (m->im_gone) {
+		m->im_used = false;
+		return false;
+	}
+	if (instprov_conf.ic_module_unpin == NULL)
+		return false;
+	mod_prune(m);
+	m->im_used = false;
+	memset(u, 0, sizeof(*u));
+	memcpy(u->mu_name, m->im_name, sizeof(u->mu_name));
+	u->mu_mod.dpm_name = u->mu_name;
+	u->mu_mod.dpm_port = m->im_port;
+	u->mu_mod.dpm_text = m->im_text;
+	u->mu_mod.dpm_textsize = m->im_size;
+	return true;
+}
+
+int
+instprov_module_begin(const dtrace_port_module_t *mod, instprov_mod_t **mp)
+{
+	instprov_mod_t *m;
+	bool first;
+	int err;
 
 	instprov_lock(true);
-	if (mod_by_port(mod->dpm_port) == NULL) {
-		for (i = 0; i < INSTPROV_MAXMODS && instprov_mods[i].im_used; i++)
-			;
-		if (i == INSTPROV_MAXMODS) {
-			err = DTRACE_ENOSPC;
-		} else {
-			m = &instprov_mods[i];
-			memset(m, 0, sizeof(*m));
-			n = ip_strlen(mod->dpm_name);
-			if (n >= sizeof(m->im_name))
-				n = sizeof(m->im_name) - 1;
-			memcpy(m->im_name, mod->dpm_name, n);
-			m->im_port = mod->dpm_port;
-			m->im_text = mod->dpm_text;
-			m->im_size = mod->dpm_textsize;
-			m->im_used = true;
-		}
+	if ((m = mod_by_port(mod->dpm_port)) == NULL && (m = mod_new(mod)) == NULL) {
+		instprov_lock(false);
+		return DTRACE_ENOSPC;
 	}
+	first = m->im_nprobes == 0 && m->im_nwalks == 0;
+	m->im_nwalks++;
+	instprov_lock(false);
+	if (!first || instprov_conf.ic_module_pin == NULL ||
+	    (err = instprov_conf.ic_module_pin(mod)) == 0) {
+		*mp = m;
+		return 0;
+	}
+	ip_log("dtrace: fbt, kinst: module %s left alone: it cannot be held (error %d)\n",
+	       mod->dpm_name, err);
+	instprov_lock(true);
+	if (--m->im_nwalks == 0 && m->im_nprobes == 0)
+		m->im_used = false;
 	instprov_lock(false);
 	return err;
+}
+
+bool
+instprov_module_unpinned(const dtrace_port_module_t *mod)
+{
+	instprov_mod_t *m;
+	bool unpinned;
+
+	if (instprov_conf.ic_module_pin == NULL)
+		return false;
+	instprov_lock(true);
+	m = mod_by_port(mod->dpm_port);
+	unpinned = m == NULL || (m->im_nprobes == 0 && m->im_nwalks == 0);
+	instprov_lock(false);
+	return unpinned;
+}
+
+void
+instprov_module_end(instprov_mod_t *m)
+{
+	mod_unpin_t was;
+	bool unpin;
+
+	instprov_lock(true);
+	m->im_nwalks--;
+	unpin = mod_idle(m, &was);
+	instprov_lock(false);
+	if (unpin)
+		instprov_conf.ic_module_unpin(&was.mu_mod);
+}
+
+void
+instprov_probe_made(inst_fprobe_t *fp, void *mrec)
+{
+	instprov_mod_t *m = mrec;
+
+	fp->ifp_owner = m;
+	m->im_nprobes++;
 }
 
 /* ---- Probes over the engine ------------------------------------------------ */
@@ -216,9 +361,20 @@ instprov_probe_disable(inst_fprobe_t *fp)
 void
 instprov_probe_destroy(inst_fprobe_t *fp)
 {
+	instprov_mod_t *m;
+	mod_unpin_t was;
+	bool unpin = false;
+
 	instprov_lock(true);
+	m = fp->ifp_owner;
 	inst_fprobe_destroy(fp);
+	if (m != NULL && m->im_nprobes > 0) {
+		m->im_nprobes--;
+		unpin = mod_idle(m, &was);
+	}
 	instprov_lock(false);
+	if (unpin)
+		instprov_conf.ic_module_unpin(&was.mu_mod);
 }
 
 /* ---- A function's text ------------------------------------------------------ */
@@ -279,13 +435,15 @@ static inst_thread_t instprov_nothread;
 int
 instprov_trap(isa_regs_t *regs, uintptr_t *fault_addr)
 {
-	uintptr_t pc = (uintptr_t)isa_regs_pc(regs);
-	uintptr_t site = isa_breakpoint_site(pc);
-	inst_thread_t *thr = instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : NULL;
+	uintptr_t pc, site;
+	inst_thread_t *thr;
 	int rv;
 
 	if (!instprov_up)
 		return INST_TRAP_NONE;
+	pc = (uintptr_t)isa_regs_pc(regs);
+	site = isa_breakpoint_site(pc);
+	thr = instprov_conf.ic_thread != NULL ? instprov_conf.ic_thread() : NULL;
 	/* A thread the kernel gave no state (FreeBSD's thread0, say) shares
 	 * the empty one: right wherever no trampoline closes with a
 	 * breakpoint (x86_64), racy for the rare one that does. */
@@ -404,18 +562,6 @@ instprov_module_loaded(const dtrace_port_module_t *mod)
 	dtrace_enabling_reprovide(instprov_kinst_id());
 }
 
-typedef struct unload_range {
-	uintptr_t lo, hi;
-} unload_range_t;
-
-static bool
-still_mapped(uintptr_t addr, void *arg)
-{
-	const unload_range_t *r = arg;
-
-	return addr < r->lo || addr >= r->hi;
-}
-
 static void
 destroy_module_probes(dtrace_provider_id_t prov, const char *mod)
 {
@@ -430,7 +576,6 @@ int
 instprov_module_unloading(const dtrace_port_module_t *mod)
 {
 	instprov_mod_t *m;
-	unload_range_t r;
 
 	if (!instprov_up)
 		return 0;
@@ -443,10 +588,11 @@ instprov_module_unloading(const dtrace_port_module_t *mod)
 		instprov_lock(false);
 		return DTRACE_EBUSY;
 	}
-	r.lo = m->im_text;
-	r.hi = m->im_text + m->im_size;
-	inst_space_prune(0, still_mapped, &r);
-	m->im_used = false;
+	mod_prune(m);
+	/* Its probes are destroyed next, each letting go of the record. */
+	m->im_gone = true;
+	if (m->im_nprobes == 0 && m->im_nwalks == 0)
+		m->im_used = false;
 	instprov_lock(false);
 	destroy_module_probes(instprov_fbt_id(), mod->dpm_name);
 	destroy_module_probes(instprov_kinst_id(), mod->dpm_name);

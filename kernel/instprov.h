@@ -73,6 +73,22 @@ typedef struct instprov_conf {
 	 * enabled (delta +1) and let it go (-1): the kernel's own count
 	 * (FreeBSD lf->nenabled, illumos mod_nenabled).  May be NULL. */
 	void (*ic_module_hold)(void *dpm_port, int delta);
+	/*
+	 * For a kernel that tells of no module's unload (NetBSD 7.99): keep a
+	 * module loaded while fbt or kinst has any probe in it.  pin before
+	 * the first probe is made in mod (non-zero: the module gets no probe,
+	 * and the providers log why); unpin after the last one is destroyed,
+	 * its sites forgotten first.  Never in probe context, never with the
+	 * providers' lock (ic_lock) held: pin from a provider's walk, in the
+	 * port's dtrace_port_module_iter() callback before the module's
+	 * symbols are walked (so under whatever lock that iteration holds,
+	 * the module cannot go meanwhile, and under the core's provider lock,
+	 * as dtps_provide is); unpin from the end of such a walk that made no
+	 * probe, or from dtps_destroy with no core lock held (the core
+	 * condensing or unregistering, instprov_fini()).  Both or neither.
+	 */
+	int (*ic_module_pin)(const dtrace_port_module_t *mod);
+	void (*ic_module_unpin)(const dtrace_port_module_t *mod);
 	/* Kernel functions the port's trap path and probe context call,
 	 * beyond instprov_excluded()'s own: names, or prefixes written with a
 	 * trailing '*'; NULL-terminated, or NULL. */
@@ -159,11 +175,24 @@ size_t instprov_isa_stack_write(const isa_probe_insn_t *pi);
  * dtrace_port_free(*textp, size). */
 int instprov_func_text(uintptr_t addr, size_t size, uint8_t **textp);
 
-/* The module records: note one (probes are being made in it) and keep the
- * lock helpers. */
-int instprov_module_note(const dtrace_port_module_t *mod);
+/*
+ * The module records (instprov.c).  A provider's walk of one module's
+ * symbols is bracketed by instprov_module_begin() (its record, made if
+ * new, and the module pinned if it had no probe: an error leaves the
+ * module alone) and instprov_module_end(); each probe the walk makes is
+ * counted by instprov_probe_made(fp, record) with the lock held (fbt
+ * through inst_func_req_t ifr_made), and instprov_probe_destroy() lets
+ * go of it.
+ */
+typedef struct instprov_mod instprov_mod_t;
+int instprov_module_begin(const dtrace_port_module_t *mod, instprov_mod_t **mp);
+/* With pins: has mod no probe (a walk would pin it)? */
+bool instprov_module_unpinned(const dtrace_port_module_t *mod);
+void instprov_module_end(instprov_mod_t *m);
+void instprov_probe_made(inst_fprobe_t *fp, void *m);
 void instprov_lock(bool take);
-/* Enable and disable one probe over the engine, holding its module. */
+/* Enable and disable one probe over the engine, holding its module;
+ * destroy one, counting it out of its module's record. */
 int instprov_probe_enable(inst_fprobe_t *fp);
 void instprov_probe_disable(inst_fprobe_t *fp);
 void instprov_probe_destroy(inst_fprobe_t *fp);

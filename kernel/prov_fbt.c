@@ -10,8 +10,10 @@
  * the ISA's function walk; this file picks the functions.
  *
  * Probes are made when a description asks for them (the core passes it to
- * dtps_provide; NULL when every probe is listed), from the kernel's and
- * every module's function symbols, skipping what instprov_excluded() names,
+ * dtps_provide; NULL when a consumer opens, asking for every probe, which
+ * with module pins, instprov.h, gives only the modules already pinned),
+ * from the kernel's and every module's function symbols, skipping what
+ * instprov_excluded() names,
  * functions without a compiled frame set-up (instprov_isa_frame) and
  * functions the decoder cannot follow to their end.  DTrace's fbt makes
  * every probe of a module when it loads; making them on demand keeps the
@@ -31,6 +33,7 @@ typedef struct fbt_walk {
 	const char *fw_modpat, *fw_funcpat;
 	bool fw_entry, fw_return;
 	const dtrace_port_module_t *fw_mod;
+	instprov_mod_t *fw_rec;
 } fbt_walk_t;
 
 static void
@@ -160,6 +163,8 @@ fbt_function(const char *name, uintptr_t addr, size_t size, void *arg)
 	rq.ifr_addr = addr;
 	rq.ifr_size = size;
 	rq.ifr_lock = fbt_ifr_lock;
+	rq.ifr_made = instprov_probe_made;
+	rq.ifr_made_arg = w->fw_rec;
 	/* A probe whose every site the engine refuses (an instruction the
 	 * kernel cannot step) is simply not made. */
 	if (w->fw_entry)
@@ -181,10 +186,17 @@ fbt_module(const dtrace_port_module_t *mod, void *arg)
 		return 0;
 	if (!instprov_module_ok(mod))
 		return 0;
-	if (instprov_module_note(mod) != 0)
+	/* A consumer's open asks for every probe (no description): with pins
+	 * that would keep every module loaded as long as the probes last, so
+	 * it gets only those of modules already pinned; a description makes
+	 * the probes it names. */
+	if (w->fw_desc == NULL && instprov_module_unpinned(mod))
+		return 0;
+	if (instprov_module_begin(mod, &w->fw_rec) != 0)
 		return 0;
 	w->fw_mod = mod;
 	(void)dtrace_port_symbol_iter(mod, fbt_function, w);
+	instprov_module_end(w->fw_rec);
 	return 0;
 }
 

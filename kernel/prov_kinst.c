@@ -31,6 +31,7 @@ typedef struct kinst_walk {
 	bool kw_one; /* a single offset */
 	uint64_t kw_off;
 	const dtrace_port_module_t *kw_mod;
+	instprov_mod_t *kw_rec;
 	uint32_t *kw_offs; /* instruction boundaries */
 	size_t kw_n, kw_cap;
 } kinst_walk_t;
@@ -124,7 +125,8 @@ kinst_make(const kinst_walk_t *w, uintptr_t func, uint32_t off)
 	}
 	fp->ifp_id = id;
 	instprov_lock(true);
-	err = inst_site_add_probe(site, id, INST_OFFSET, func);
+	if ((err = inst_site_add_probe(site, id, INST_OFFSET, func)) == 0)
+		instprov_probe_made(fp, w->kw_rec);
 	instprov_lock(false);
 	if (err != 0)
 		(void)dtrace_probe_destroy(kinst_id, id); /* frees fp */
@@ -177,10 +179,11 @@ kinst_module(const dtrace_port_module_t *mod, void *arg)
 
 	if (!dtrace_match_glob(mod->dpm_name, w->kw_modpat) || !instprov_module_ok(mod))
 		return 0;
-	if (instprov_module_note(mod) != 0)
+	if (instprov_module_begin(mod, &w->kw_rec) != 0)
 		return 0;
 	w->kw_mod = mod;
 	(void)dtrace_port_symbol_iter(mod, kinst_function, w);
+	instprov_module_end(w->kw_rec);
 	return 0;
 }
 

@@ -14,11 +14,16 @@
  * registered, so no probe is ever offered that could not fire.
  *
  * Modules.  7.99 tells no module of another's load or unload (later
- * NetBSD's module_register_callbacks is not there), so a site is never
- * made in text that could go away under it: fbt and kinst cover the
- * kernel image, ksyms's "netbsd", which holds the functions of the
- * built-in modules too; modules loaded from the file system, this one
- * among them, are left alone.
+ * NetBSD's module_register_callbacks is not there), so a module with a
+ * probe of ours is kept loaded: module_hold() before its first probe is
+ * made, module_rele() once its last is destroyed (kernel/instprov.c
+ * counts them; a held module's unload fails with EBUSY).  Both take
+ * kernconfig_lock, which is recursive and already held by the module
+ * walk (modules.c) or by module_do_unload() around our own unload.  The
+ * kernel image, ksyms's "netbsd", is never held; built-in modules are
+ * part of it (their functions are probed there, and their "unload" only
+ * runs their fini), so none is walked under its own name.  Left alone too: this
+ * module and those that require it.
  *
  * Per-thread state.  A lwp's l_dtrace is filled by thread hooks of
  * NetBSD's own dtrace module that 7.99 offers no other module: there is
@@ -30,6 +35,7 @@
 #include <sys/types.h>
 #include <sys/systm.h>
 #include <sys/mutex.h>
+#include <sys/module.h>
 
 #include "netbsd_impl.h"
 #include "instprov.h"
@@ -52,10 +58,33 @@ dtnb_inst_lockfn(bool take)
 		mutex_exit(&dtnb_inst_lock);
 }
 
+/* Under kernconfig_lock (modules.c).  The kernel image has no dpm_port. */
 static bool
 dtnb_inst_module_ok(const dtrace_port_module_t *mod)
 {
-	return mod->dpm_port == NULL; /* the kernel image (modules.c) */
+	const module_t *m = mod->dpm_port;
+
+	if (m == NULL)
+		return true;
+	if (m->mod_source == MODULE_SOURCE_KERNEL || strcmp(m->mod_info->mi_name, "dtrace") == 0)
+		return false;
+	for (u_int i = 0; i < m->mod_nrequired; i++)
+		if (strcmp(m->mod_required[i]->mod_info->mi_name, "dtrace") == 0)
+			return false;
+	return true;
+}
+
+static int
+dtnb_inst_module_pin(const dtrace_port_module_t *mod)
+{
+	return mod->dpm_port == NULL ? 0 : module_hold(mod->dpm_name);
+}
+
+static void
+dtnb_inst_module_unpin(const dtrace_port_module_t *mod)
+{
+	if (mod->dpm_port != NULL)
+		module_rele(mod->dpm_name);
 }
 
 int
@@ -70,6 +99,8 @@ dtnb_inst_init(void)
 	conf.ic_step = INSTPROV_STEP_ENGINE;
 	conf.ic_stack_gap = dtnb_md_bp_gap;
 	conf.ic_module_ok = dtnb_inst_module_ok;
+	conf.ic_module_pin = dtnb_inst_module_pin;
+	conf.ic_module_unpin = dtnb_inst_module_unpin;
 	conf.ic_exclude = dtnb_inst_exclude;
 	conf.ic_lock = dtnb_inst_lockfn;
 	mutex_init(&dtnb_inst_lock, MUTEX_DEFAULT, IPL_NONE);

@@ -29,7 +29,15 @@
  *     a %rip-relative copy addressing the same byte from its trampoline;
  *   - a module with an enabled probe refuses to unload; disabling puts back
  *     every byte; unloading destroys the module's probes; instprov_fini()
- *     leaves the text as it found it and the core leaks nothing.
+ *     leaves the text as it found it and the core leaks nothing;
+ *   - pins (a kernel that tells of no unload, NetBSD 7.99): over two more
+ *     copies of the sample, "modb" and "modc" (whose pin fails), each
+ *     module is pinned once before its first probe of either provider and
+ *     unpinned once after its last is destroyed, with its text pristine
+ *     and its sites forgotten (made again when asked again); a consumer's
+ *     open pins nothing; a walk that makes no probe lets its pin go; a
+ *     module that cannot be pinned gets no probe and the reason is logged;
+ *     instprov_fini() unpins the rest.
  *
  * Usage: test_kernel_instprov engine|kernel SAMPLE.elf OBJDUMP
  */
@@ -828,6 +836,245 @@ check_kinst(void)
 }
 #endif
 
+/* ---- Module pins ----------------------------------------------------------- */
+
+static uint8_t text_b[sizeof(text)] __attribute__((aligned(4096)));
+static uint8_t text_c[sizeof(text)] __attribute__((aligned(4096)));
+static testport_symbol_t syms_b[MAXFUNCS], syms_c[MAXFUNCS];
+
+typedef struct pin_count {
+	const char *pc_name;
+	const uint8_t *pc_text;
+	int pc_held, pc_pins, pc_unpins, pc_refused;
+} pin_count_t;
+
+static pin_count_t pin_counts[] = {
+    {"kernel", text, 0, 0, 0, 0},
+    {"modb", text_b, 0, 0, 0, 0},
+    {"modc", text_c, 0, 0, 0, 0},
+};
+static int pin_misuse; /* a pin of a pinned module, an unpin of an unpinned one */
+
+static pin_count_t *
+pin_count(const char *name)
+{
+	for (size_t i = 0; i < sizeof(pin_counts) / sizeof(pin_counts[0]); i++)
+		if (strcmp(pin_counts[i].pc_name, name) == 0)
+			return &pin_counts[i];
+	fprintf(stderr, "pin of an unknown module %s\n", name);
+	exit(1);
+}
+
+static int
+ip_pin(const dtrace_port_module_t *mod)
+{
+	pin_count_t *pc = pin_count(mod->dpm_name);
+
+	if (pc->pc_text == text_c) {
+		pc->pc_refused++;
+		return DTRACE_ENOENT;
+	}
+	if (pc->pc_held != 0)
+		pin_misuse++;
+	pc->pc_held++;
+	pc->pc_pins++;
+	return 0;
+}
+
+static void
+ip_unpin(const dtrace_port_module_t *mod)
+{
+	pin_count_t *pc = pin_count(mod->dpm_name);
+
+	if (pc->pc_held != 1)
+		pin_misuse++;
+	pc->pc_held--;
+	pc->pc_unpins++;
+	/* the module as it was pinned, no breakpoint left in it */
+	CHECK_EQ(mod->dpm_text, (uintptr_t)pc->pc_text);
+	CHECK_EQ(mod->dpm_textsize, text_size);
+	CHECK(memcmp(pc->pc_text, pristine, text_size) == 0);
+}
+
+static void
+probematch(dtrace_state_t *st, const char *prov, const char *mod, const char *func,
+           const char *name)
+{
+	dtrace_probedesc_t pd;
+
+	memset(&pd, 0, sizeof(pd));
+	snprintf(pd.dtpd_provider, sizeof(pd.dtpd_provider), "%s", prov);
+	snprintf(pd.dtpd_mod, sizeof(pd.dtpd_mod), "%s", mod);
+	snprintf(pd.dtpd_func, sizeof(pd.dtpd_func), "%s", func);
+	snprintf(pd.dtpd_name, sizeof(pd.dtpd_name), "%s", name);
+	(void)dtrace_ctl(st, DTRACE_CTL_PROBEMATCH, &pd, NULL);
+}
+
+/* Destroy every probe of fbt or kinst in mod that the core lets go (not
+ * an enabled one); how many went. */
+static size_t
+destroy_all(dtrace_provider_id_t prov, const char *mod)
+{
+	bool kinst = prov == instprov_kinst_id();
+	size_t n = 0;
+	char name[24];
+
+	for (size_t i = 0; i < nfuncs; i++) {
+		for (size_t k = 0; k < (kinst ? funcs[i].size : 2); k++) {
+			dtrace_id_t id;
+
+			if (kinst)
+				snprintf(name, sizeof(name), "%zu", k);
+			else
+				snprintf(name, sizeof(name), "%s", k == 0 ? "entry" : "return");
+			id = dtrace_probe_lookup(prov, mod, funcs[i].name, name);
+			if (id != 0 && dtrace_probe_destroy(prov, id) == 0)
+				n++;
+		}
+	}
+	return n;
+}
+
+/* Enable fbt:modb:<fname>:entry, tracing arg0. */
+static void
+enable_one(dtrace_state_t *st, const char *fname)
+{
+	const uint64_t opts[][2] = {{DTRACEOPT_BUFSIZE, 1 << 16}};
+	int matched = -1;
+	dofb_t b;
+	dof_actdesc_t a;
+
+	dofb_init(&b);
+	a = harness_trace(dofb_difo_var(&b, DIF_VAR_ARG0, 8));
+	dofb_ecbdesc(&b, dofb_probedesc(&b, "fbt", "modb", fname, "entry"), DOF_SECIDX_NONE,
+	             dofb_actions(&b, &a, 1), 0);
+	dofb_options(&b, opts, 1);
+	CHECK_EQ(harness_enable_dof(st, &b, &matched), 0);
+	CHECK_EQ(matched, 1);
+}
+
+static void
+check_module_pins(void)
+{
+	pin_count_t *pk = pin_count("kernel"), *pb = pin_count("modb"), *pcc = pin_count("modc");
+	dtrace_port_module_t mb, mc;
+	instprov_conf_t conf;
+	dtrace_state_t *st = NULL;
+	const char *fname = NULL;
+	size_t nkinst;
+
+	for (size_t i = 0; i < nfuncs && fname == NULL; i++)
+		if (funcs[i].eligible && funcs[i].want[0])
+			fname = funcs[i].name;
+	CHECK(fname != NULL);
+	if (fname == NULL)
+		return;
+	memcpy(text_b, pristine, text_size);
+	memcpy(text_c, pristine, text_size);
+	for (size_t i = 0; i < nfuncs; i++) {
+		syms_b[i] = syms[i];
+		syms_b[i].ts_addr = (uintptr_t)text_b + funcs[i].off;
+		syms_c[i] = syms[i];
+		syms_c[i].ts_addr = (uintptr_t)text_c + funcs[i].off;
+	}
+	memset(&mb, 0, sizeof(mb));
+	mb.dpm_name = "modb";
+	mb.dpm_text = (uintptr_t)text_b;
+	mb.dpm_textsize = text_size;
+	testport_add_module(&mb, syms_b, nfuncs);
+	mc = mb;
+	mc.dpm_name = "modc";
+	mc.dpm_text = (uintptr_t)text_c;
+	testport_add_module(&mc, syms_c, nfuncs);
+
+	memset(&conf, 0, sizeof(conf));
+	conf.ic_step = kernel_mode ? INSTPROV_STEP_KERNEL : INSTPROV_STEP_ENGINE;
+	conf.ic_accept = illumos_accept;
+	conf.ic_stack_gap = (size_t)-1;
+	conf.ic_module_pin = ip_pin;
+	conf.ic_module_unpin = ip_unpin;
+	conf.ic_lock = ip_lock;
+	CHECK_EQ(instprov_init(&conf), 0);
+	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
+
+	/* fbt in every module: each pinned once, modc refused and probeless
+	 * (the consumer's open made none: nothing was pinned) */
+	CHECK_EQ(pk->pc_pins + pb->pc_pins + pcc->pc_refused, 0);
+	probematch(st, "fbt", "", "sample_*", "entry");
+	CHECK_EQ(pk->pc_held, 1);
+	CHECK_EQ(pb->pc_held, 1);
+	CHECK_EQ(pcc->pc_held, 0);
+	CHECK(pcc->pc_refused > 0);
+	CHECK(strstr(testport_last_log(), "modc") != NULL);
+	CHECK(dtrace_probe_lookup(instprov_fbt_id(), "modb", fname, "entry") != 0);
+	CHECK(dtrace_probe_lookup(instprov_fbt_id(), "modc", NULL, NULL) == 0);
+	/* more probes, of the other provider too: no new pin */
+	probematch(st, "kinst", "modb", fname, "");
+	probematch(st, "kinst", "modc", fname, "");
+	probematch(st, "fbt", "", "sample_*", "return");
+	CHECK(dtrace_probe_lookup(instprov_kinst_id(), "modb", fname, "0") != 0);
+	CHECK(dtrace_probe_lookup(instprov_kinst_id(), "modc", NULL, NULL) == 0);
+	CHECK_EQ(pb->pc_pins, 1);
+	CHECK_EQ(pk->pc_pins, 1);
+	CHECK_EQ(pin_misuse, 0);
+
+	/* an enabled probe keeps its module pinned */
+	enable_one(st, fname);
+	CHECK(memcmp(text_b, pristine, text_size) != 0);
+	CHECK(destroy_all(instprov_fbt_id(), "modb") > 0);
+	CHECK(dtrace_probe_lookup(instprov_fbt_id(), "modb", fname, "entry") != 0);
+	nkinst = destroy_all(instprov_kinst_id(), "modb");
+	CHECK(nkinst > 0);
+	CHECK_EQ(pb->pc_held, 1);
+	CHECK_EQ(pb->pc_unpins, 0);
+	dtrace_state_close(st);
+	st = NULL;
+	CHECK(memcmp(text_b, pristine, text_size) == 0);
+	/* its last probe destroyed: unpinned (text pristine, ip_unpin checks) */
+	CHECK_EQ(destroy_all(instprov_fbt_id(), "modb"), 1);
+	CHECK_EQ(pb->pc_held, 0);
+	CHECK_EQ(pb->pc_unpins, 1);
+	CHECK_EQ(pk->pc_held, 1);
+	printf("pins: %zu kinst probes in modb; fbt and kinst counted together\n", nkinst);
+
+	/* a consumer's open pins no module (kernel stays, modb is not made
+	 * again); a walk making nothing pins and unpins; kinst alone keeps
+	 * it pinned */
+	CHECK_EQ(dtrace_state_open(DTRACE_PRIV_ALL, 0, &st), 0);
+	CHECK_EQ(pb->pc_pins, 1);
+	CHECK(dtrace_probe_lookup(instprov_fbt_id(), "modb", NULL, NULL) == 0);
+	probematch(st, "fbt", "modb", "no_such_function", "entry");
+	CHECK_EQ(pb->pc_pins, 2);
+	CHECK_EQ(pb->pc_unpins, 2);
+	probematch(st, "kinst", "modb", fname, "");
+	probematch(st, "fbt", "modb", fname, "entry");
+	CHECK_EQ(pb->pc_pins, 3);
+	/* (kinst's description was offered to fbt too: entry and return) */
+	CHECK(destroy_all(instprov_fbt_id(), "modb") > 0);
+	CHECK_EQ(pb->pc_held, 1);
+	CHECK_EQ(destroy_all(instprov_kinst_id(), "modb"), nkinst);
+	CHECK_EQ(pb->pc_held, 0);
+	CHECK_EQ(pb->pc_unpins, 3);
+	/* asked again: new sites, armed and disarmed as before */
+	probematch(st, "fbt", "modb", fname, "entry");
+	enable_one(st, fname);
+	CHECK(memcmp(text_b, pristine, text_size) != 0);
+	dtrace_state_close(st);
+	CHECK(memcmp(text_b, pristine, text_size) == 0);
+
+	/* at unload every pin goes, each once */
+	CHECK_EQ(instprov_fini(), 0);
+	for (size_t i = 0; i < sizeof(pin_counts) / sizeof(pin_counts[0]); i++) {
+		CHECK_EQ(pin_counts[i].pc_held, 0);
+		CHECK_EQ(pin_counts[i].pc_pins, pin_counts[i].pc_unpins);
+	}
+	CHECK_EQ(pk->pc_pins, 1);
+	CHECK_EQ(pin_misuse, 0);
+	CHECK(memcmp(text_b, pristine, text_size) == 0);
+	printf("pins: kernel %d/%d, modb %d/%d, modc refused %d times\n", pk->pc_pins,
+	       pk->pc_unpins, pb->pc_pins, pb->pc_unpins, pcc->pc_refused);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -913,6 +1160,7 @@ main(int argc, char **argv)
 	CHECK(dtrace_probe_lookup(instprov_kinst_id(), "kernel", NULL, NULL) == 0);
 	CHECK_EQ(instprov_fini(), 0);
 	CHECK(memcmp(text, pristine, text_size) == 0);
+	check_module_pins();
 	CHECK_EQ(nop_stop(), 0);
 	return TEST_DONE();
 }
