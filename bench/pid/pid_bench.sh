@@ -13,7 +13,8 @@
 # and, when bpftrace is installed and can attach uprobes here, under
 #     bpftrace -e 'uprobe:<pidbench>:<fn> { @ = count(); }' -c ...
 # checking that each count is exactly what the calls make it.  Cases:
-#     entry           the first instruction (push %rbp: emulated)
+#     entry           the first instruction (push %rbp: jump-patched, no
+#                     trap; emulated at a breakpoint with DTRACE_PID_JUMP=0)
 #     entry+return    and the ret (emulated; bpftrace: a uretprobe)
 #     offset ool      bench_fn+0x4, lea: stepped out of line
 #     offset rip      bench_fn+0x8, addq $1,x(%rip): out of line through a
@@ -31,7 +32,7 @@
 # The ratio dtrace/bpftrace is of the CPU-time figures, the steadier ones
 # on a shared machine (the kernel's uprobe and signal work is system time
 # of the traced thread, so both are in them); wall-clock ratios beside.
-# Target for this trap-based design: dtrace at most 0.5 of bpftrace.
+# Target (the issue's, for the entry probe): dtrace at most 0.5 of bpftrace.
 # Measures only: a miscount or a skipped peer is printed, never fatal.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
