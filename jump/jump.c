@@ -68,10 +68,27 @@ jump_stats(jump_stats_t *st)
 	*st = jstats;
 }
 
+/* The text as the program was built: the bytes of every patched site of
+ * the space in buf (text at addr, len bytes) put back. */
+static void
+jump_unpatch(uint64_t key, uintptr_t addr, uint8_t *buf, size_t len)
+{
+	for (inst_site_t *s = inst_table->it_all; s != NULL; s = s->is_anext) {
+		const uint8_t *orig = s->is_jumped ? s->is_jorig : s->is_insn.pi_orig;
+		size_t n = s->is_jumped ? isa_jump_len : s->is_bplen;
+
+		if (s->is_key != key || !s->is_patched || s->is_dead)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (s->is_addr + i >= addr && s->is_addr + i < addr + len)
+				buf[s->is_addr + i - addr] = orig[i];
+	}
+}
+
 /*
- * Every direct branch target in [lo, hi), by a linear sweep of the text
- * (an undecodable byte is stepped over; x86 compilers keep their jump
- * tables out of text, and a sweep falls back into step within a few
+ * Every direct branch target in [lo, hi), by a linear sweep of the text as
+ * built (an undecodable byte is stepped over; x86 compilers keep their
+ * jump tables out of text, and a sweep falls back into step within a few
  * instructions of any padding).
  */
 static jump_text_t *
@@ -96,6 +113,8 @@ jump_scan(void *as, uint64_t key, uintptr_t lo, uintptr_t hi)
 
 		if (dtrace_port_text_read(as, at, jscan_buf, want) != 0)
 			goto fail;
+		/* a breakpoint over a branch would hide its target */
+		jump_unpatch(key, at, jscan_buf, want);
 		/* instructions that start in the chunk; the tail of the buffer
 		 * lets the last of them end past it */
 		while (off < end) {
