@@ -13,10 +13,10 @@
  * thing removed, so that a thread never meets half a jump:
  *
  *   arm      breakpoint in place (inst/), trampoline written, then: no
- *            thread inside the replaced bytes (the port moves any there
- *            into the copy; one that traps at the breakpoint resumes in
- *            the copy), the jump's tail bytes, serialise, the jump's
- *            first byte.
+ *            thread inside the replaced bytes (the port says so, or moves
+ *            any there into the copy; one that traps at the breakpoint
+ *            resumes in the copy), the jump's tail bytes, serialise, the
+ *            jump's first byte.
  *   disarm   the breakpoint over the jump's first byte, serialise, the
  *            original tail bytes, serialise; inst/ then writes the first
  *            byte back, or leaves the breakpoint.
@@ -51,9 +51,11 @@ typedef struct jump_port {
 	/* The function a trampoline of this space calls (entry(frame, site));
 	 * 0 if the space has none. */
 	uintptr_t (*jp_entry)(void *as);
-	/* Leave no thread of the space with its PC in (lo, hi): a thread
-	 * there goes on at to + (pc - lo); then serialise every thread's
-	 * instruction fetch.  0, or an error (then nothing is jumped). */
+	/* 0 when no thread of the space is, or can come, among (lo, hi) but
+	 * through the site's breakpoint, and every thread's instruction fetch
+	 * is serialised; or an error, and nothing is jumped now.  A port
+	 * that can stop threads may move one found there to to + (pc - lo);
+	 * the Linux host refuses while another thread runs. */
 	int (*jp_quiesce)(void *as, uintptr_t lo, uintptr_t hi, uintptr_t to);
 	/* Serialise every thread's instruction fetch after a text write. */
 	int (*jp_sync)(void *as);

@@ -11,19 +11,22 @@
  * same bytes.
  *
  * Before a jump replaces a site's first instructions, no thread may be
- * among them (LINUX_JUMP_QUIESCE).  A thread blocked in a system call is
- * not (its PC is after a syscall instruction, which no jump replaces), nor
- * one /proc/self/task/<tid>/syscall shows blocked elsewhere outside the
- * range; every other thread is asked, with a SIGTRAP queued to it
- * (trap.c hands it to jump_query, which moves a PC inside the range to
- * the same place in the trampoline's copy), and the request is done when
- * each has answered.  A thread that cannot answer within a second (it
- * blocks SIGTRAP, or is stopped) makes the request fail, and the site
- * keeps its breakpoint.  Not covered: a thread that a signal interrupted
- * inside the range and whose handler is still running (its PC there is
- * on its signal frame), and a vfork child that runs our text while its
- * parent waits; both would need the replaced bytes to be executed at the
- * instant they are written, within a few instructions.
+ * among them, nor be able to come back there but through the site's
+ * breakpoint (which resumes in the trampoline's copy): LINUX_JUMP_QUIESCE
+ * answers yes only when every other thread is blocked where
+ * /proc/self/task/<tid>/syscall shows its PC, outside the range (a thread
+ * in a system call is after a syscall instruction, which no jump
+ * replaces).  A thread that runs could be anywhere, and asking it where
+ * costs a signal that can merge with the SIGTRAP of a breakpoint it is
+ * taking at that instant (SIGTRAP is not queued twice), which would then
+ * be lost: so while any other thread runs, the request says EBUSY and the
+ * site keeps its breakpoint, to be tried again at its next enabling.
+ * That covers `dtrace -c` (probes are placed while the program is held
+ * before it runs, by its own thread), `-p` of a program whose threads
+ * wait, and objects loaded by a program whose other threads wait.  Not
+ * covered: a thread a signal interrupted among the replaced bytes whose
+ * handler is blocked in a system call when the jump is written, and a
+ * vfork child inside them at that instant.
  *
  * Instruction fetch is serialised with membarrier(SYNC_CORE) (Linux 4.16;
  * without it, no site is jumped).  These requests run in the agent's
@@ -33,13 +36,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent_proto.h"
@@ -50,18 +51,12 @@
 #define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
 
 #define JUMP_MAXVIEWS 32
-#define JUMP_QUIESCE_NS 1000000000LL
 #define JUMP_REACH 0x7f000000ULL /* a little under 2 GiB: rel32, with room */
 #define JUMP_STEP ((uintptr_t)64 << 20)
 
 static uintptr_t jump_views[JUMP_MAXVIEWS];
 static unsigned jump_nviews;
 static int jump_membarrier = -1;
-
-/* The range the threads are asked about (the latest request's: a late
- * answer to an earlier one moves a PC into an equally good copy). */
-static volatile uintptr_t query_lo, query_hi, query_to;
-static volatile uint32_t query_answers;
 
 uint64_t
 linux_agent_jump_entry(void)
@@ -135,26 +130,11 @@ jump_near(uintptr_t near)
 	return -ENOMEM;
 }
 
-/* SIGTRAP handler context (trap.c): where is this thread? */
-static void
-jump_query(ucontext_t *uc)
-{
-	uintptr_t pc = linux_mcontext_pc(uc);
-	uintptr_t lo = __atomic_load_n(&query_lo, __ATOMIC_ACQUIRE);
-	uintptr_t hi = __atomic_load_n(&query_hi, __ATOMIC_ACQUIRE);
-	uintptr_t to = __atomic_load_n(&query_to, __ATOMIC_ACQUIRE);
-
-	if (pc > lo && pc < hi)
-		linux_mcontext_set_pc(uc, to + (pc - lo));
-	__atomic_add_fetch(&query_answers, 1, __ATOMIC_ACQ_REL);
-}
-
-/* Must thread `tid` be asked?  Not if it is blocked with its PC known and
- * outside (lo, hi). */
+/* Does thread `tid` run, or is it blocked with its PC in (lo, hi)? */
 static bool
-jump_must_ask(pid_t tid, uintptr_t lo, uintptr_t hi)
+jump_runs_or_inside(pid_t tid, uintptr_t lo, uintptr_t hi)
 {
-	char path[64], line[512], *last, *prev;
+	char path[64], line[512], *last;
 	unsigned long long pc;
 	ssize_t n;
 	int fd;
@@ -174,61 +154,31 @@ jump_must_ask(pid_t tid, uintptr_t lo, uintptr_t hi)
 		line[--n] = '\0';
 	if ((last = strrchr(line, ' ')) == NULL)
 		return true;
-	*last = '\0';
-	if ((prev = strrchr(line, ' ')) == NULL)
-		return true;
 	pc = strtoull(last + 1, NULL, 16);
 	return pc > lo && pc < hi;
 }
 
 static int64_t
-jump_quiesce(uintptr_t lo, uintptr_t hi, uintptr_t to)
+jump_quiesce(uintptr_t lo, uintptr_t hi)
 {
-	pid_t self = getpid(), me = (pid_t)syscall(SYS_gettid);
-	struct timespec t0, t1, nap = {0, 50000};
-	uint32_t asked = 0, base;
+	pid_t me = (pid_t)syscall(SYS_gettid);
 	struct dirent *de;
-	siginfo_t si;
+	int64_t ans = 0;
 	DIR *d;
 	int err;
 
 	if ((err = jump_sync()) != 0)
 		return err;
-	__atomic_store_n(&query_lo, lo, __ATOMIC_RELEASE);
-	__atomic_store_n(&query_hi, hi, __ATOMIC_RELEASE);
-	__atomic_store_n(&query_to, to, __ATOMIC_RELEASE);
-	linux_trap_set_query(jump_query);
-	base = __atomic_load_n(&query_answers, __ATOMIC_ACQUIRE);
 	if ((d = opendir("/proc/self/task")) == NULL)
 		return -errno;
-	while ((de = readdir(d)) != NULL) {
+	while ((de = readdir(d)) != NULL && ans == 0) {
 		pid_t tid = (pid_t)atoi(de->d_name);
 
-		if (tid <= 0 || tid == me || !jump_must_ask(tid, lo, hi))
-			continue;
-		memset(&si, 0, sizeof(si));
-		si.si_signo = SIGTRAP;
-		si.si_code = SI_QUEUE;
-		si.si_pid = self;
-		si.si_uid = getuid();
-		si.si_value.sival_ptr = (void *)jump_query;
-		if (syscall(SYS_rt_tgsigqueueinfo, self, tid, SIGTRAP, &si) == 0)
-			asked++;
-		else if (errno != ESRCH) { /* (a thread that left needs no asking) */
-			closedir(d);
-			return -errno;
-		}
+		if (tid > 0 && tid != me && jump_runs_or_inside(tid, lo, hi))
+			ans = -EBUSY;
 	}
 	closedir(d);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (__atomic_load_n(&query_answers, __ATOMIC_ACQUIRE) - base < asked) {
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if ((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec) >
-		    JUMP_QUIESCE_NS)
-			return -ETIMEDOUT;
-		nanosleep(&nap, NULL);
-	}
-	return jump_sync();
+	return ans != 0 ? ans : jump_sync();
 }
 
 void
@@ -247,8 +197,7 @@ linux_agent_jump_request(linux_agent_block_t *b)
 		ans = jump_near((uintptr_t)b->lab_jarg[0]);
 		break;
 	case LINUX_JUMP_QUIESCE:
-		ans = jump_quiesce((uintptr_t)b->lab_jarg[0], (uintptr_t)b->lab_jarg[1],
-				   (uintptr_t)b->lab_jarg[2]);
+		ans = jump_quiesce((uintptr_t)b->lab_jarg[0], (uintptr_t)b->lab_jarg[1]);
 		break;
 	case LINUX_JUMP_SYNC:
 		ans = jump_sync();

@@ -31,9 +31,10 @@
  *                              (agent_syscall.c); before GO only the
  *                              latter is acted on
  *   consumer -> agent  JUMP    do the block's jump request (lab_jreq):
- *                              map the code arena near an address, or
- *                              move threads out of a range and serialise
- *                              instruction fetch; answered in lab_counts
+ *                              map the code arena near an address, say
+ *                              whether any other thread runs or waits in
+ *                              a range, serialise instruction fetch;
+ *                              answered in lab_counts
  *                              (lac_jdone, lac_jans), acted on before GO
  */
 #ifndef DTRACE_PORT_LINUX_AGENT_PROTO_H
@@ -65,7 +66,8 @@ enum {
 /* Jump requests (port/linux/jump.c asks, agent_jump.c answers). */
 enum {
 	LINUX_JUMP_NEAR = 1, /* arg0: map the code arena within a jump of it; answer: where */
-	LINUX_JUMP_QUIESCE,  /* arg0..1: no thread in (lo, hi), arg2: move them there; 0 */
+	LINUX_JUMP_QUIESCE,  /* arg0..1: 0 if every other thread waits outside (lo, hi),
+			      * then instruction fetch serialised; -EBUSY if one runs */
 	LINUX_JUMP_SYNC,     /* serialise every thread's instruction fetch; 0 */
 };
 

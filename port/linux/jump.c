@@ -6,11 +6,12 @@
  * Trampolines are allocated in the code arena as every trampoline is and
  * written through the consumer's view of it; the process runs them in a
  * view its agent mapped within a jump of the site (LINUX_JUMP_NEAR), at
- * the same offset.  Moving threads out of a range and serialising their
- * instruction fetch are the agent's (it is inside the process); the
- * consumer asks and waits, bounded.  An agent that cannot quiesce once
- * (a thread that blocks SIGTRAP, a kernel without membarrier) gets no
- * more jumps: its sites keep their breakpoints.
+ * the same offset.  Whether a thread could be among the bytes a jump
+ * replaces, and serialising instruction fetch, are the agent's (it is
+ * inside the process; agent_jump.c); the consumer asks and waits, bounded.
+ * While another thread of the process runs, a site keeps its breakpoint
+ * (EBUSY) and is tried again at its next enabling; an agent that fails
+ * otherwise (no membarrier, no answer) gets no more jumps.
  *
  * DTRACE_PID_JUMP=0 in the environment turns jumps off (every pid probe a
  * breakpoint), for comparison and as a way out.  Not probe context; the
@@ -140,10 +141,13 @@ jump_quiesce(void *as, uintptr_t lo, uintptr_t hi, uintptr_t to)
 	linux_proc_t *p = as;
 	int64_t ans;
 
+	(void)to; /* the agent moves no thread: it says whether one runs */
 	if (p->lp_nojump)
 		return DTRACE_ENOTSUP;
-	if ((ans = jump_ask(p, LINUX_JUMP_QUIESCE, lo, hi, to)) == 0)
+	if ((ans = jump_ask(p, LINUX_JUMP_QUIESCE, lo, hi, 0)) == 0)
 		return 0;
+	if (ans == -EBUSY) /* a thread runs: the breakpoint serves, for now */
+		return DTRACE_EBUSY;
 	p->lp_nojump = true;
 	return ans < 0 ? (int)-ans : DTRACE_EINVAL;
 }

@@ -161,11 +161,6 @@ bool linux_trap_installed(void);
  * (linux_mcontext_set_pc) to where the thread must resume. */
 typedef bool (*linux_breakpoint_fn_t)(uintptr_t site, ucontext_t *uc);
 void linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn);
-/* A SIGTRAP this process queued to one of its threads (si_code SI_QUEUE)
- * with fn itself as the value is handed to fn, not passed on
- * (agent_jump.c asks each thread where it is this way). */
-typedef void (*linux_query_fn_t)(ucontext_t *uc);
-void linux_trap_set_query(linux_query_fn_t fn);
 
 /* The kernel's struct sigaction, as rt_sigaction takes it (64 signals). */
 typedef struct linux_ksigaction {

@@ -8,9 +8,7 @@
  * alone, so it is correct in any thread and any nesting.
  *
  * SIGTRAP: a breakpoint (si_code TRAP_BRKPT, or SI_KERNEL for x86 int3) is
- * offered to the registered breakpoint handler with the patched site; a
- * SIGTRAP the process queued itself with the registered query function
- * as its value goes to that function (linux_trap_set_query).
+ * offered to the registered breakpoint handler with the patched site.
  *
  * Anything not ours goes to the handler that was installed before us, so a
  * traced process behaves as if we were not there: a function handler is
@@ -64,7 +62,6 @@ trap_errno(void)
 static struct sigaction previous[NTRAPPED];
 static bool installed;
 static _Atomic(linux_breakpoint_fn_t) breakpoint_fn;
-static _Atomic(linux_query_fn_t) query_fn;
 static long (*trap_syscall_fn)(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 
 void
@@ -93,11 +90,6 @@ linux_trap_set_breakpoint_handler(linux_breakpoint_fn_t fn)
 	atomic_store(&breakpoint_fn, fn);
 }
 
-void
-linux_trap_set_query(linux_query_fn_t fn)
-{
-	atomic_store(&query_fn, fn);
-}
 
 static int
 trap_index(int sig)
@@ -162,14 +154,6 @@ trap_handler(int sig, siginfo_t *si, void *ctx)
 	linux_breakpoint_fn_t fn = atomic_load(&breakpoint_fn);
 	bool brk = si->si_code == TRAP_BRKPT || si->si_code == SI_KERNEL;
 	uintptr_t site = 0;
-	linux_query_fn_t qfn = atomic_load(&query_fn);
-
-	if (si->si_code == SI_QUEUE && qfn != NULL && si->si_value.sival_ptr == (void *)qfn &&
-	    si->si_pid == linux_self_pid()) {
-		qfn(uc);
-		*ep = saved;
-		return;
-	}
 	if (brk) {
 		uint64_t blocked, faults = TRAP_SIGBIT(SIGSEGV) | TRAP_SIGBIT(SIGBUS);
 

@@ -22,6 +22,9 @@
  *                it twice each and exit
  *   grab F       for -p: writes "pid address-of-jumpable" to F, then calls
  *                jumpable every millisecond until SIGTERM
+ *   spin T F     for -p: T threads call jumpable (and now and then
+ *                regcheck) as fast as they can until SIGTERM, so that
+ *                probes are placed while threads run; F as for grab
  * Other ISAs: a C jumpable, "n/a" for the patch, no regcheck.
  */
 #define _GNU_SOURCE
@@ -167,6 +170,34 @@ run(void *arg)
 	return NULL;
 }
 
+static void *
+spin(void *arg)
+{
+	(void)arg;
+	for (long i = 0; !stop; i++) {
+		if (jumpable(i, 3) != i + 3)
+			__atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+		if (i % 4096 == 0 && regcheck() != 0)
+			__atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* "pid address-of-jumpable" to path, whole or not at all. */
+static int
+write_info(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -1;
+	fprintf(f, "%d %lu\n", (int)getpid(), (unsigned long)(void *)jumpable);
+	fclose(f);
+	return rename(tmp, path);
+}
+
 static void
 on_term(int sig)
 {
@@ -236,21 +267,35 @@ main(int argc, char **argv)
 		printf("calls %s\n", ok ? "ok" : "wrong");
 		return !ok;
 	}
+	if (strcmp(mode, "spin") == 0 && argc == 4) {
+		long nt = atol(argv[2]);
+		sigset_t term, old;
+
+		if (nt < 1 || nt > 64)
+			return 2;
+		/* only the main thread takes SIGTERM */
+		sigemptyset(&term);
+		sigaddset(&term, SIGTERM);
+		signal(SIGTERM, on_term);
+		pthread_sigmask(SIG_BLOCK, &term, &old);
+		for (long i = 0; i < nt; i++)
+			pthread_create(&t[i], NULL, spin, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (write_info(argv[3]) != 0)
+			return 2;
+		while (!stop)
+			pause();
+		for (long i = 0; i < nt; i++)
+			pthread_join(t[i], NULL);
+		printf("calls %s\n", bad == 0 ? "ok" : "wrong");
+		return bad != 0;
+	}
 	if (strcmp(mode, "grab") == 0 && argc == 3) {
 		struct timespec ms = {0, 1000000};
-		FILE *f = fopen(argv[2], "w");
-		char tmp[4096];
 
 		signal(SIGTERM, on_term);
-		snprintf(tmp, sizeof(tmp), "%s.tmp", argv[2]);
-		if (f == NULL)
+		if (write_info(argv[2]) != 0)
 			return 2;
-		fclose(f);
-		if ((f = fopen(tmp, "w")) == NULL)
-			return 2;
-		fprintf(f, "%d %lu\n", (int)getpid(), (unsigned long)(void *)jumpable);
-		fclose(f);
-		rename(tmp, argv[2]);
 		for (long i = 0; !stop; i++) {
 			if (jumpable(i, 2) != i + 2 || (i % 100 == 0 && regcheck() != 0))
 				bad++;
@@ -259,6 +304,6 @@ main(int argc, char **argv)
 		printf("calls %s\n", bad == 0 ? "ok" : "wrong");
 		return bad != 0;
 	}
-	fprintf(stderr, "usage: pidjump threads T N | entered N | fork N | grab FILE\n");
+	fprintf(stderr, "usage: pidjump threads T N | entered N | fork N | grab FILE | spin T FILE\n");
 	return 2;
 }
