@@ -154,18 +154,21 @@ breakpoint_at(uintptr_t site)
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern const char _etext[] __attribute__((visibility("hidden")));
 
+bool
+linux_agent_own_text(uintptr_t pc)
+{
+	return pc >= (uintptr_t)__ehdr_start && pc < (uintptr_t)_etext;
+}
+
 static bool
 agent_called(const isa_regs_t *regs)
 {
 	isa_regs_t caller = *regs;
-	uintptr_t ra;
 
 	/* (as if at a function's entry: at another site the return address
 	 * so read is a guess, and a wrong one would have to name our text) */
-	if (!isa_regs_entry_caller(&caller))
-		return false;
-	ra = (uintptr_t)isa_regs_pc(&caller);
-	return ra >= (uintptr_t)__ehdr_start && ra < (uintptr_t)_etext;
+	return isa_regs_entry_caller(&caller) &&
+	       linux_agent_own_text((uintptr_t)isa_regs_pc(&caller));
 }
 
 /* Probe context: the SIGTRAP handler's breakpoint hook. */

@@ -46,12 +46,7 @@
 #include "agent_proto.h"
 #include "linux_impl.h"
 
-/* <linux/membarrier.h>, stable kernel ABI */
-#define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
-#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
-
 #define JUMP_MAXVIEWS 32
-#define JUMP_REACH 0x7f000000ULL /* a little under 2 GiB: rel32, with room */
 #define JUMP_STEP ((uintptr_t)64 << 20)
 
 static uintptr_t jump_views[JUMP_MAXVIEWS];
@@ -75,21 +70,12 @@ jump_sync(void)
 {
 	if (jump_membarrier < 0)
 		jump_membarrier = syscall(SYS_membarrier,
-					  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0) == 0;
+					  LINUX_MEMBARRIER_REGISTER_SYNC_CORE, 0) == 0;
 	if (!jump_membarrier)
 		return -ENOSYS;
-	if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0) != 0)
+	if (syscall(SYS_membarrier, LINUX_MEMBARRIER_SYNC_CORE, 0) != 0)
 		return -errno;
 	return 0;
-}
-
-static bool
-jump_reaches(uintptr_t view, size_t size, uintptr_t near)
-{
-	uintptr_t lo = view, hi = view + size;
-
-	return (lo >= near ? lo - near : near - lo) < JUMP_REACH &&
-	       (hi >= near ? hi - near : near - hi) < JUMP_REACH;
 }
 
 /* A view of the code arena within a jump of `near`: its address, or -errno. */
@@ -104,16 +90,16 @@ jump_near(uintptr_t near)
 	if (fd < 0 || size == 0)
 		return -EBADF;
 	for (unsigned i = 0; i < jump_nviews; i++)
-		if (jump_reaches(jump_views[i], size, near))
+		if (linux_jump_reaches(jump_views[i], size, near))
 			return (int64_t)jump_views[i];
 	if (jump_nviews == JUMP_MAXVIEWS)
 		return -ENOSPC;
 	for (int pass = 0; pass < 2; pass++) {
-		for (uintptr_t k = 1; k * JUMP_STEP + size < JUMP_REACH; k++) {
+		for (uintptr_t k = 1; k * JUMP_STEP + size < LINUX_JUMP_REACH; k++) {
 			hint = pass == 0 ? base - k * JUMP_STEP - size : base + k * JUMP_STEP;
 			if (pass == 0 && base < k * JUMP_STEP + size)
 				break;
-			if (!jump_reaches(hint, size, near))
+			if (!linux_jump_reaches(hint, size, near))
 				continue;
 			v = mmap((void *)hint, size, PROT_READ | PROT_EXEC,
 				 MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);

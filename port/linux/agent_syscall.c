@@ -120,7 +120,6 @@ static volatile int sys_live; /* fire probes */
 static volatile int sys_handler_on;
 static sys_ksigaction_t sys_prev; /* what the program has for SIGSYS */
 static LINUX_TLS int sys_agent_thread;
-static uintptr_t sys_self_lo, sys_self_hi; /* the agent's text */
 
 static bool
 bit_get(const uint8_t *set, unsigned n)
@@ -276,7 +275,7 @@ sys_from_agent(const isa_regs_t *regs)
 {
 	isa_nofault_result_t r = isa_nofault_load64((uintptr_t)isa_regs_sp(regs));
 
-	return r.fault == 0 && r.value >= sys_self_lo && r.value < sys_self_hi;
+	return r.fault == 0 && linux_agent_own_text((uintptr_t)r.value);
 }
 
 static void
@@ -494,12 +493,8 @@ sys_scan_cb(struct dl_phdr_info *info, size_t size, void *arg)
 
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
 			continue;
-		if (self >= lo && self < hi) {
-			/* the agent: its calls are never trapped */
-			sys_self_lo = lo;
-			sys_self_hi = hi;
-			return 0;
-		}
+		if (self >= lo && self < hi)
+			return 0; /* the agent: its calls are never trapped */
 		if (sc->sc_n < SYS_MAXRANGES) {
 			sc->sc_r[sc->sc_n].lo = lo;
 			sc->sc_r[sc->sc_n].hi = hi;

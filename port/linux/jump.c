@@ -31,7 +31,6 @@
 #include "linux_impl.h"
 
 #define JUMP_WAIT_NS 3000000000LL /* a quiesce may take the agent a second */
-#define JUMP_REACH 0x7f000000ULL
 
 static pthread_mutex_t jump_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -84,15 +83,6 @@ jump_ask(linux_proc_t *p, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2)
 	return ans;
 }
 
-static bool
-jump_reaches(uintptr_t view, size_t size, uintptr_t near)
-{
-	uintptr_t hi = view + size;
-
-	return (view >= near ? view - near : near - view) < JUMP_REACH &&
-	       (hi >= near ? hi - near : near - hi) < JUMP_REACH;
-}
-
 static int
 jump_tramp(void *as, uintptr_t near, size_t len, uintptr_t *run, uintptr_t *write)
 {
@@ -105,7 +95,7 @@ jump_tramp(void *as, uintptr_t near, size_t len, uintptr_t *run, uintptr_t *writ
 	if ((err = linux_code_info(&fd, &base, &size)) != 0)
 		return err;
 	for (unsigned i = 0; i < p->lp_njviews && view == 0; i++)
-		if (jump_reaches(p->lp_jviews[i], size, near))
+		if (linux_jump_reaches(p->lp_jviews[i], size, near))
 			view = p->lp_jviews[i];
 	if (view == 0) {
 		if (p->lp_njviews == sizeof(p->lp_jviews) / sizeof(p->lp_jviews[0]))
@@ -115,7 +105,7 @@ jump_tramp(void *as, uintptr_t near, size_t len, uintptr_t *run, uintptr_t *writ
 			return (int)-ans;
 		/* where the agent says it mapped it: if it lies, only its
 		 * own process jumps astray */
-		if (((uint64_t)ans & 4095) != 0 || !jump_reaches((uintptr_t)ans, size, near))
+		if (((uint64_t)ans & 4095) != 0 || !linux_jump_reaches((uintptr_t)ans, size, near))
 			return DTRACE_EINVAL;
 		view = (uintptr_t)ans;
 		p->lp_jviews[p->lp_njviews++] = view;

@@ -227,6 +227,23 @@ void linux_unwind_refresh(void);
 /* isa_cfi_walk over that table; -1 if it was never built. */
 int linux_unwind_walk(const isa_regs_t *regs, uint64_t *pcs, int max);
 
+/* membarrier(2) commands (<linux/membarrier.h>, a stable ABI): make every
+ * thread of this process fetch instructions afresh (text.c, agent_jump.c). */
+#define LINUX_MEMBARRIER_SYNC_CORE (1 << 5)
+#define LINUX_MEMBARRIER_REGISTER_SYNC_CORE (1 << 6)
+
+/* Does a rel32 jump at `near` reach all of [view, view + size)?  A little
+ * under 2 GiB, with room (jump.c, agent_jump.c). */
+#define LINUX_JUMP_REACH 0x7f000000ULL
+static inline bool
+linux_jump_reaches(uintptr_t view, size_t size, uintptr_t near)
+{
+	uintptr_t hi = view + size;
+
+	return (view >= near ? view - near : near - view) < LINUX_JUMP_REACH &&
+	       (hi >= near ? hi - near : near - hi) < LINUX_JUMP_REACH;
+}
+
 /* ---- The code arena: trampolines (codearena.c) ------------------------- */
 
 /* The consumer's code arena, made on first use: its memfd and where it
@@ -334,6 +351,9 @@ void linux_agent_syscall_sync(struct linux_agent_block *b, bool syscalls);
 /* Is sp on the agent's own thread's stack (agent.c)?  Its breakpoints and
  * system calls never fire. */
 bool linux_agent_own_stack(uintptr_t sp);
+/* Is pc in the agent's own text (agent.c)?  A call from there into a
+ * probed function is not the program's. */
+bool linux_agent_own_text(uintptr_t pc);
 void linux_agent_syscall_thread(void);
 void linux_agent_syscall_stop(void);
 void linux_agent_syscall_forget(void);

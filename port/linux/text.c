@@ -35,10 +35,6 @@
 
 #include "linux_impl.h"
 
-/* <linux/membarrier.h> values, stable kernel ABI. */
-#define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
-#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
-
 int
 linux_proc_mem_read(void *as, uintptr_t addr, void *buf, size_t len)
 {
@@ -149,9 +145,9 @@ dtrace_port_text_write(void *as, uintptr_t addr, const void *bytes, size_t len)
 	__builtin___clear_cache((char *)addr, (char *)addr + len);
 	if (membarrier_ok < 0)
 		membarrier_ok = syscall(SYS_membarrier,
-					MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0) == 0;
+					LINUX_MEMBARRIER_REGISTER_SYNC_CORE, 0) == 0;
 	if (membarrier_ok)
-		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0);
+		syscall(SYS_membarrier, LINUX_MEMBARRIER_SYNC_CORE, 0);
 	return 0;
 }
 
