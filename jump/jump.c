@@ -20,7 +20,6 @@ typedef struct jump_text {
 
 static const jump_port_t *jport;
 static jump_text_t *jtexts;
-static jump_stats_t jstats;
 static uint8_t jscan_buf[JUMP_SCAN_CHUNK + ISA_INSN_MAXLEN];
 
 static void jump_arm(inst_site_t *s);
@@ -60,12 +59,6 @@ jump_space_forget(uint64_t key)
 		dtrace_port_free_private(t->jt_bits, (t->jt_hi - t->jt_lo + 7) / 8);
 		dtrace_port_free_private(t, sizeof(*t));
 	}
-}
-
-void
-jump_stats(jump_stats_t *st)
-{
-	*st = jstats;
 }
 
 /* The text as the program was built: the bytes of every patched site of
@@ -134,7 +127,6 @@ jump_scan(void *as, uint64_t key, uintptr_t lo, uintptr_t hi)
 	}
 	t->jt_next = jtexts;
 	jtexts = t;
-	jstats.js_scans++;
 	return t;
 fail:
 	dtrace_port_free_private(t->jt_bits, (hi - lo + 7) / 8);
@@ -244,7 +236,6 @@ jump_arm(inst_site_t *s)
 		return;
 	if (s->is_jstate == INST_JUMP_UNTRIED && jump_prepare(s) != 0) {
 		s->is_jstate = INST_JUMP_REFUSED;
-		jstats.js_refused++;
 		return;
 	}
 	if (isa_jump_insn(s->is_addr, s->is_jtramp, jmp, sizeof(jmp)) != isa_jump_len)
@@ -260,7 +251,6 @@ jump_arm(inst_site_t *s)
 	if (dtrace_port_text_write(s->is_as, s->is_addr, jmp, bp) != 0)
 		goto untail;
 	dtrace_store_release32(&s->is_jumped, 1);
-	jstats.js_jumped++;
 	return;
 untail:
 	/* the breakpoint is still first: the tail is never run */

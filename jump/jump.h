@@ -73,12 +73,4 @@ void jump_fini(void);
  * space is gone: forget its scans (the next arm scans again). */
 void jump_space_forget(uint64_t key);
 
-/* Sites jumped and refused since jump_init (for tests and statistics). */
-typedef struct jump_stats {
-	uint64_t js_jumped;
-	uint64_t js_refused;
-	uint64_t js_scans;
-} jump_stats_t;
-void jump_stats(jump_stats_t *st);
-
 #endif
