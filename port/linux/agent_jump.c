@@ -35,7 +35,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,16 +122,10 @@ jump_runs_or_inside(pid_t tid, uintptr_t lo, uintptr_t hi)
 	char path[64], line[512], *last;
 	unsigned long long pc;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((n = linux_read_proc(path, line, sizeof(line))) <= 0)
 		return true;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	line[n] = '\0';
 	if (strncmp(line, "running", 7) == 0)
 		return true;
 	/* "nr args... sp pc" or "-1 sp pc": the PC is the last field */

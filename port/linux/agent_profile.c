@@ -56,14 +56,14 @@ prof_handler(int sig, siginfo_t *si, void *ctx)
 {
 	const isa_regs_t *outer = linux_trap_regs;
 	uint64_t v = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
-	int saved = errno;
+	int *ep = linux_errno(), saved = *ep;
 	isa_regs_t regs;
 	uint32_t slot, id;
 
 	if (si->si_code != SI_TIMER || (v & 0xffffffff00000000ULL) != PROF_MAGIC ||
 	    (slot = (uint32_t)v) >= LINUX_AGENT_MAXPROF) {
 		prof_chain(sig, si, ctx);
-		errno = saved;
+		*ep = saved;
 		return;
 	}
 	if ((id = prof[slot].ap_id) != 0) {
@@ -73,7 +73,7 @@ prof_handler(int sig, siginfo_t *si, void *ctx)
 		dtrace_probe(id, 0, isa_regs_pc(&regs), 0, 0, 0);
 		linux_trap_regs = outer;
 	}
-	errno = saved;
+	*ep = saved;
 }
 
 static int

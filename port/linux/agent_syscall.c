@@ -284,7 +284,7 @@ sys_handler(int sig, siginfo_t *si, void *ctx)
 	ucontext_t *uc = ctx;
 	const isa_regs_t *outer = linux_trap_regs;
 	linux_agent_sys_t *t;
-	int saved = errno;
+	int *ep = linux_errno(), saved = *ep;
 	uint32_t eid = 0, rid = 0;
 	isa_regs_t regs;
 	unsigned nr;
@@ -293,7 +293,7 @@ sys_handler(int sig, siginfo_t *si, void *ctx)
 
 	if (si->si_code != SYS_SECCOMP_CODE || si->si_errno != SYS_TRAP_DATA) {
 		sys_chain(sig, si, ctx);
-		errno = saved;
+		*ep = saved;
 		return;
 	}
 	/* The nofault loads below must be able to fault (see trap.c). */
@@ -342,12 +342,12 @@ sys_handler(int sig, siginfo_t *si, void *ctx)
 		bool failed = rv < 0 && rv >= -4095;
 		uint64_t v = failed ? (uint64_t)-1 : (uint64_t)rv;
 
-		errno = failed ? (int)-rv : 0;
+		*ep = failed ? (int)-rv : 0;
 		linux_trap_regs = &regs;
 		dtrace_probe(rid, v, v, 0, 0, 0);
 		linux_trap_regs = outer;
 	}
-	errno = saved;
+	*ep = saved;
 }
 
 /* ---- Filters ------------------------------------------------------------ */

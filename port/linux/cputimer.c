@@ -70,7 +70,7 @@ cputimer_handler(int sig, siginfo_t *si, void *ctx)
 	cputimer_entry_t *e = &entries[idx];
 	const isa_regs_t *saved_regs;
 	isa_regs_t regs;
-	int saved_errno = errno;
+	int *ep = linux_errno(), saved_errno = *ep;
 
 	(void)sig;
 	if (si->si_code != SI_TIMER)
@@ -84,7 +84,7 @@ cputimer_handler(int sig, siginfo_t *si, void *ctx)
 		linux_trap_regs = saved_regs;
 	}
 	atomic_fetch_sub(&e->ce_inflight, 1);
-	errno = saved_errno;
+	*ep = saved_errno;
 }
 
 static void *

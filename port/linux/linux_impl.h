@@ -119,6 +119,11 @@ bool linux_arena_rw_contains(uintptr_t addr, size_t len);
 
 /* (pid << 32 | tid) of the calling thread, cached; safe in signal handlers. */
 uint64_t linux_self_id(void);
+/* A small /proc file into buf, NUL-terminated: its length, or -1. */
+ssize_t linux_read_proc(const char *path, char *buf, size_t size);
+/* Has thread tid of process pid (the process itself: tid 0) exited, a
+ * zombie or gone?  Reads /proc: not probe context. */
+bool linux_task_exited(pid_t pid, pid_t tid);
 pid_t linux_self_pid(void);
 pid_t linux_self_tid(void);
 /* Forget cached ids and the home slot (the child side of fork). */
@@ -153,6 +158,15 @@ extern LINUX_TLS bool linux_pending_stop;
 /* ---- Traps and signal handlers ------------------------------------------ */
 
 int linux_trap_install(void);
+/*
+ * The calling thread's errno, for signal handlers to save and restore:
+ * reached at its offset from the thread pointer (libc's errno is
+ * initial-exec TLS, at the same offset in every thread), learnt by
+ * linux_trap_install().  Calling __errno_location() from a handler traps
+ * again, without end, once a pid probe patched that function
+ * (pid$target:libc.so.6::entry).  Probe context: yes.
+ */
+int *linux_errno(void);
 void linux_trap_uninstall(void);
 bool linux_trap_installed(void);
 

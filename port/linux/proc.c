@@ -105,27 +105,6 @@ proc_maps_state(pid_t pid)
 }
 
 static bool
-proc_exited(pid_t pid)
-{
-	char path[64], buf[512], *rp;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the state follows the last ')' */
-	if ((rp = strrchr(buf, ')')) == NULL || rp[1] == '\0' || rp[2] == '\0')
-		return true;
-	return rp[2] == 'Z' || rp[2] == 'X' || rp[2] == 'x';
-}
-
-static bool
 proc_execd(pid_t pid)
 {
 	struct timespec ms = {0, 1000000};
@@ -134,7 +113,7 @@ proc_execd(pid_t pid)
 	for (i = 0; i < 1000; i++) {
 		if ((st = proc_maps_state(pid)) != 0)
 			return st == 1;
-		if (proc_exited(pid))
+		if (linux_task_exited(pid, 0))
 			return false;
 		nanosleep(&ms, NULL);
 	}

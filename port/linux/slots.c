@@ -44,12 +44,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -297,25 +294,7 @@ dtrace_port_probe_exit(dtrace_cpuid_t cpu, uintptr_t cookie)
 static bool
 holder_dead(uint64_t id)
 {
-	pid_t pid = (pid_t)(id >> 32), tid = (pid_t)(uint32_t)id;
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	if (!holder_alive(id))
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno == ENOENT;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "tid (comm) S ...": the state follows the last ')' */
-	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
-		return false;
-	return p[2] == 'Z' || p[2] == 'X' || p[2] == 'x';
+	return !holder_alive(id) || linux_task_exited((pid_t)(id >> 32), (pid_t)(uint32_t)id);
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -231,4 +232,37 @@ dtrace_port_getwalltime(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return timespec_ns(&ts);
+}
+
+ssize_t
+linux_read_proc(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if (size == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+bool
+linux_task_exited(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *rp;
+
+	if (tid == 0)
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	if (linux_read_proc(path, buf, sizeof(buf)) <= 0)
+		return true;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	if ((rp = strrchr(buf, ')')) == NULL || rp[1] == '\0' || rp[2] == '\0')
+		return true;
+	return rp[2] == 'Z' || rp[2] == 'X' || rp[2] == 'x';
 }

@@ -40,18 +40,13 @@
 
 static const int trapped_signals[] = {SIGSEGV, SIGBUS, SIGTRAP};
 
-/*
- * errno, saved and restored by the handlers, is reached at its offset
- * from the thread pointer, learnt once outside any handler: libc's errno
- * is initial-exec TLS, at the same offset in every thread.  Calling
- * __errno_location() from a handler would trap again, without end, once a
- * pid probe patched that function (pid$target:libc.so.6::entry).
- */
+/* errno's offset from the thread pointer (linux_errno), learnt when the
+ * handlers are installed. */
 static ptrdiff_t errno_off;
 static bool errno_known;
 
-static int *
-trap_errno(void)
+int *
+linux_errno(void)
 {
 	return errno_known ? (int *)((char *)__builtin_thread_pointer() + errno_off) : &errno;
 }
@@ -132,7 +127,7 @@ static void
 fault_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	int *ep = trap_errno(), saved = *ep;
+	int *ep = linux_errno(), saved = *ep;
 	uint64_t code;
 
 	/* si_code > 0: raised by the kernel for this instruction, not sent. */
@@ -150,7 +145,7 @@ static void
 trap_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	int *ep = trap_errno(), saved = *ep;
+	int *ep = linux_errno(), saved = *ep;
 	linux_breakpoint_fn_t fn = atomic_load(&breakpoint_fn);
 	bool brk = si->si_code == TRAP_BRKPT || si->si_code == SI_KERNEL;
 	uintptr_t site = 0;
