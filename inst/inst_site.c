@@ -232,8 +232,8 @@ inst_site_add_probe(inst_site_t *s, dtrace_id_t id, inst_kind_t kind, uintptr_t 
 		return 0;
 	if ((p = site_probe(s, 0)) == NULL)
 		return DTRACE_ENOSPC;
-	/* jump/ takes sites of entry and offset probes only */
-	if (kind != INST_ENTRY && kind != INST_OFFSET)
+	/* jump/ takes sites of entry probes only */
+	if (kind != INST_ENTRY)
 		site_jump_refuse(s);
 	p->ip_enabled = 0;
 	p->ip_kind = (uint32_t)kind;

@@ -191,7 +191,7 @@ inst_jump_fire(uint64_t key, uintptr_t addr, isa_regs_t *regs, inst_thread_t *th
 
 	if (s == NULL)
 		return INST_TRAP_NONE;
-	/* (jumped sites carry entry and offset probes only: jump/) */
+	/* (jumped sites carry entry probes only: inst_site_add_probe) */
 	(void)trap_fire(s, regs, thr);
 	return INST_TRAP_DONE;
 }

@@ -163,24 +163,6 @@ jump_entered(void *as, uint64_t key, uintptr_t addr, size_t len)
 	return false;
 }
 
-/* Entry probes only (inst_site_add_probe refuses the site to the others). */
-static bool
-jump_entry_only(const inst_site_t *s)
-{
-	bool any = false;
-
-	for (unsigned i = 0; i < INST_SITE_MAXPROBES; i++) {
-		const inst_probe_t *p = &s->is_probes[i];
-
-		if (p->ip_id == 0)
-			continue;
-		if (p->ip_kind != INST_ENTRY)
-			return false;
-		any = true;
-	}
-	return any;
-}
-
 /* Work out the replaced instructions and write the trampoline: 0, or the
  * site is refused. */
 static int
@@ -231,8 +213,10 @@ jump_arm(inst_site_t *s)
 	uint8_t jmp[ISA_INSN_MAXLEN];
 	size_t bp = s->is_bplen;
 
+	/* (a site with a probe of another kind than entry is refused by
+	 * inst_site_add_probe) */
 	if (jport == NULL || s->is_jstate == INST_JUMP_REFUSED || s->is_dead || !s->is_patched ||
-	    s->is_jumped || !jump_entry_only(s))
+	    s->is_jumped)
 		return;
 	if (s->is_jstate == INST_JUMP_UNTRIED && jump_prepare(s) != 0) {
 		s->is_jstate = INST_JUMP_REFUSED;
