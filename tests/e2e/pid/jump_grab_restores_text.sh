@@ -1,21 +1,16 @@
-# dtrace -p places a jump in a running program (its threads asked where
-# they are first) and puts the original bytes back when it exits (after
-# 500 calls, with the count it saw); a second
-# dtrace does it again and dies of SIGKILL: the agent mends the text by
-# itself within a second.  The program never got a wrong answer from
+# dtrace -p places a jump in a running program whose one thread waits in
+# nanosleep between calls (so the agent finds nobody running among the
+# replaced bytes) and puts the original bytes back when it exits (after
+# 500 calls, with the count it saw); a second dtrace does it again and dies
+# of SIGKILL: the agent mends the text by itself within a second.  The program never got a wrong answer from
 # jumpable or regcheck, and exits 0 on SIGTERM.
-case ${DT_E2E_ISA:-$(uname -m)} in
-x86_64) ;;
-*) echo "jump-patched probes are x86_64's only so far (isa/<isa>/jump.c)" >&2; exit 77 ;;
-esac
+. ./text_lib.sh
+jump_tests_only
 T=$DT_PID_TARGETS
 "$T/pidjump" grab "$E2E_TMP/info" >"$E2E_TMP/prog" &
 prog=$!
 for i in $(seq 100); do [ -s "$E2E_TMP/info" ] && break; sleep 0.05; done
 read -r pid addr <"$E2E_TMP/info"
-byte() {
-	dd if=/proc/$pid/mem bs=1 skip=$((addr)) count=1 iflag=skip_bytes 2>/dev/null | od -An -tx1
-}
 waitfor() {
 	for i in $(seq 200); do [ "$(byte)" = " $1" ] && return 0; sleep 0.05; done
 	return 1

@@ -3,10 +3,8 @@
 # bytes, so its probe stays a breakpoint, and both count every call -- also
 # when that jmp itself carries a breakpoint (enter_mid:5) by the time the
 # text is scanned.
-case ${DT_E2E_ISA:-$(uname -m)} in
-x86_64) ;;
-*) echo "jump-patched probes are x86_64's only so far (isa/<isa>/jump.c)" >&2; exit 77 ;;
-esac
+. ./text_lib.sh
+jump_tests_only
 "$1" -qs jump_refused_where_entered.d -c "$DT_PID_TARGETS/pidjump entered 1000" 2>"$E2E_TMP/err"
 echo "status $?"
 cat "$E2E_TMP/err"

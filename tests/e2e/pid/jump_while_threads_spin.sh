@@ -5,17 +5,12 @@
 # Three times over, exiting normally twice and dying of SIGKILL once; the
 # threads never get a wrong answer from jumpable or regcheck, the text is
 # mended, and the program exits 0 on SIGTERM.
-case ${DT_E2E_ISA:-$(uname -m)} in
-x86_64) ;;
-*) echo "jump-patched probes are x86_64's only so far (isa/<isa>/jump.c)" >&2; exit 77 ;;
-esac
+. ./text_lib.sh
+jump_tests_only
 "$DT_PID_TARGETS/pidjump" spin 4 "$E2E_TMP/info" >"$E2E_TMP/prog" &
 prog=$!
 for i in $(seq 100); do [ -s "$E2E_TMP/info" ] && break; sleep 0.05; done
 read -r pid addr <"$E2E_TMP/info"
-byte() {
-	dd if=/proc/$pid/mem bs=1 skip=$((addr)) count=1 iflag=skip_bytes 2>/dev/null | od -An -tx1
-}
 for round in 1 2; do
 	"$1" -qs jump_while_threads_spin.d -p "$pid" >"$E2E_TMP/out" 2>&1
 	echo "round $round: dtrace status $? $(cat "$E2E_TMP/out")"

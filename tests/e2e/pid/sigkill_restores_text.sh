@@ -5,9 +5,7 @@ T=$DT_PID_TARGETS
 "$T/pidloop" "$E2E_TMP/info" &
 for i in $(seq 100); do [ -s "$E2E_TMP/info" ] && break; sleep 0.05; done
 read -r pid addr <"$E2E_TMP/info"
-byte() {
-	dd if=/proc/$pid/mem bs=1 skip=$((addr)) count=1 iflag=skip_bytes 2>/dev/null | od -An -tx1
-}
+. ./text_lib.sh
 orig=$(byte)
 "$1" -qs sigkill_restores_text.d -p "$pid" >/dev/null 2>&1 &
 dt=$!
