@@ -171,6 +171,24 @@ agent_called(const isa_regs_t *regs)
 	       linux_agent_own_text((uintptr_t)isa_regs_pc(&caller));
 }
 
+/*
+ * Probe context: do the probes of a site this thread reached fire?  Not
+ * in a vfork (posix_spawn) child, which runs on our memory, text and
+ * thread caches (the pid cached in TLS is ours) until it execs: its probes
+ * would be counted as this process's, and a raw getpid per firing tells
+ * it.  Nor on the agent's own thread: it is not the program; nor at a
+ * probed function the agent called (libc's, from probe context -- its
+ * clock_gettime under pid$target:libc.so.6::entry, which would be refused
+ * and reported as a drop the program never made -- or from the program's
+ * thread it holds before GO).
+ */
+static bool
+agent_fires(const isa_regs_t *regs)
+{
+	return !linux_agent_own_stack((uintptr_t)isa_regs_sp(regs)) && !agent_called(regs) &&
+	       linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) == agent_pid;
+}
+
 /* Probe context: the SIGTRAP handler's breakpoint hook. */
 static bool
 agent_breakpoint(uintptr_t site, ucontext_t *uc)
@@ -190,18 +208,7 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 		linux_regs_to_mcontext(&regs, uc);
 		return true;
 	}
-	/* A vfork (posix_spawn) child runs on our memory, text and thread
-	 * caches (the pid cached in TLS is ours) until it execs: it steps the
-	 * instruction and fires nothing, since its probes would be counted
-	 * as this process's.  A raw getpid per trap tells it.  Nor does the
-	 * agent's own thread fire: it is not the program; nor a probed
-	 * function the agent called (libc's, from probe context -- its
-	 * clock_gettime under pid$target:libc.so.6::entry, which would be
-	 * refused and reported as a drop the program never made -- or from
-	 * the program's thread it holds before GO). */
-	if (linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) ||
-	    agent_called(&regs) ||
-	    linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) != agent_pid) {
+	if (!agent_fires(&regs)) {
 		rv = inst_step((uint64_t)agent_pid, site, &regs, &linux_inst_thread, &fault);
 		if (rv == INST_TRAP_DONE) {
 			linux_regs_to_mcontext(&regs, uc);
@@ -222,8 +229,6 @@ agent_breakpoint(uintptr_t site, ucontext_t *uc)
 	linux_trap_regs = outer;
 	if (rv == INST_TRAP_DONE) {
 		linux_regs_to_mcontext(&regs, uc);
-		if (agent_block != NULL)
-			__atomic_add_fetch(&agent_block->lab_counts->lac_traps, 1, __ATOMIC_RELAXED);
 		return true;
 	}
 	if (rv == INST_TRAP_FAULT) {
@@ -239,16 +244,14 @@ vanished:
 		linux_mcontext_set_pc(uc, site);
 		return true;
 	}
-	if (agent_block != NULL)
-		__atomic_add_fetch(&agent_block->lab_counts->lac_foreign, 1, __ATOMIC_RELAXED);
 	return false;
 }
 
 /*
  * Probe context, in the thread's own context: a jump trampoline
  * (jump/, isa/<isa>/jump.c) called us with the registers it saved at
- * `site`.  The same choices as a breakpoint's, and nothing to step: the
- * trampoline runs the replaced instructions itself.
+ * `site`.  The same choice as a breakpoint's (agent_fires), and nothing
+ * to step: the trampoline runs the replaced instructions itself.
  */
 void
 linux_agent_jump_fire(uint64_t *frame, uintptr_t site)
@@ -256,18 +259,13 @@ linux_agent_jump_fire(uint64_t *frame, uintptr_t site)
 	const isa_regs_t *outer = linux_trap_regs;
 	isa_regs_t regs;
 
-	/* (errno is not touched: its address is a libc call, and libc's
-	 * functions may be jumped themselves) */
 	if (agent_pid == 0)
 		return;
 	isa_jump_frame_regs(frame, site, &regs);
-	if (linux_agent_own_stack((uintptr_t)isa_regs_sp(&regs)) || agent_called(&regs) ||
-	    linux_agent_sysgadget(SYS_getpid, 0, 0, 0, 0, 0, 0) != agent_pid)
-		return; /* the agent's thread or its call, a vfork child (agent_breakpoint) */
+	if (!agent_fires(&regs))
+		return;
 	linux_trap_regs = &regs;
-	if (inst_jump_fire((uint64_t)agent_pid, site, &regs, &linux_inst_thread) == INST_TRAP_DONE &&
-	    agent_block != NULL)
-		__atomic_add_fetch(&agent_block->lab_counts->lac_jumps, 1, __ATOMIC_RELAXED);
+	(void)inst_jump_fire((uint64_t)agent_pid, site, &regs, &linux_inst_thread);
 	linux_trap_regs = outer;
 }
 

@@ -19,8 +19,9 @@
  * replaces).  A thread that runs could be anywhere, and asking it where
  * costs a signal that can merge with the SIGTRAP of a breakpoint it is
  * taking at that instant (SIGTRAP is not queued twice), which would then
- * be lost: so while any other thread runs, the request says EBUSY and the
- * site keeps its breakpoint, to be tried again at its next enabling.
+ * be lost: so while another thread runs (looked at again every
+ * millisecond for 200 ms), the request says EBUSY and the site keeps its
+ * breakpoint, to be tried again at its next enabling.
  * That covers `dtrace -c` (probes are placed while the program is held
  * before it runs, by its own thread), `-p` of a program whose threads
  * wait, and objects loaded by a program whose other threads wait.  Not
@@ -40,12 +41,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_proto.h"
 #include "linux_impl.h"
 
 #define JUMP_MAXVIEWS 32
+#define JUMP_QUIET_TRIES 200 /* 1 ms apart */
 #define JUMP_STEP ((uintptr_t)64 << 20)
 
 static uintptr_t jump_views[JUMP_MAXVIEWS];
@@ -141,6 +144,7 @@ static int64_t
 jump_quiesce(uintptr_t lo, uintptr_t hi)
 {
 	pid_t me = (pid_t)syscall(SYS_gettid);
+	struct timespec nap = {0, 1000000};
 	struct dirent *de;
 	int64_t ans = 0;
 	DIR *d;
@@ -148,16 +152,24 @@ jump_quiesce(uintptr_t lo, uintptr_t hi)
 
 	if ((err = jump_sync()) != 0)
 		return err;
-	if ((d = opendir("/proc/self/task")) == NULL)
-		return -errno;
-	while ((de = readdir(d)) != NULL && ans == 0) {
-		pid_t tid = (pid_t)atoi(de->d_name);
+	/* a thread that mostly waits is caught waiting within a few tries */
+	for (int tries = 0; tries < JUMP_QUIET_TRIES; tries++) {
+		if (tries > 0)
+			nanosleep(&nap, NULL);
+		if ((d = opendir("/proc/self/task")) == NULL)
+			return -errno;
+		ans = 0;
+		while ((de = readdir(d)) != NULL && ans == 0) {
+			pid_t tid = (pid_t)atoi(de->d_name);
 
-		if (tid > 0 && tid != me && jump_runs_or_inside(tid, lo, hi))
-			ans = -EBUSY;
+			if (tid > 0 && tid != me && jump_runs_or_inside(tid, lo, hi))
+				ans = -EBUSY;
+		}
+		closedir(d);
+		if (ans == 0)
+			return jump_sync();
 	}
-	closedir(d);
-	return ans != 0 ? ans : jump_sync();
+	return ans;
 }
 
 void

@@ -145,16 +145,12 @@ typedef struct linux_agent_sys {
  * believes none of it beyond a counter's value. */
 typedef struct linux_agent_counts {
 	volatile uint32_t lac_modgen;  /* bumped at each module change */
-	volatile uint64_t lac_traps;   /* breakpoints it handled */
-	volatile uint64_t lac_foreign; /* breakpoints not of any site */
 	/* probe firings refused: the thread was already in probe context
 	 * (a signal's probe inside another's), or no CPU slot was free;
 	 * reported by dtrace as drops in this process */
 	volatile uint64_t lac_refused;
 	/* the answer to lab_guard: 1 done, -errno refused */
 	volatile int32_t lac_guarded;
-	/* probes fired from jump trampolines (no trap) */
-	volatile uint64_t lac_jumps;
 	/* the last jump request done (lab_jseq) and its answer: >= 0, or
 	 * -errno */
 	volatile uint64_t lac_jdone;

@@ -10,7 +10,9 @@
  * replaces, and serialising instruction fetch, are the agent's (it is
  * inside the process; agent_jump.c); the consumer asks and waits, bounded.
  * While another thread of the process runs, a site keeps its breakpoint
- * (EBUSY) and is tried again at its next enabling; an agent that fails
+ * (EBUSY; and so do the sites enabled in the next second or two, unasked,
+ * so that enabling a thousand sites does not wait 200 ms for each) and is
+ * tried again at its next enabling; an agent that fails
  * otherwise (no membarrier, no answer) gets no more jumps.
  *
  * DTRACE_PID_JUMP=0 in the environment turns jumps off (every pid probe a
@@ -131,13 +133,23 @@ jump_quiesce(void *as, uintptr_t lo, uintptr_t hi, uintptr_t to)
 	linux_proc_t *p = as;
 	int64_t ans;
 
+	struct timespec now;
+
 	(void)to; /* the agent moves no thread: it says whether one runs */
 	if (p->lp_nojump)
 		return DTRACE_ENOTSUP;
+	/* after a "busy" (the agent looked for 200 ms), the sites enabled in
+	 * the next second or two keep their breakpoints without asking */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < p->lp_jbusy_until)
+		return DTRACE_EBUSY;
 	if ((ans = jump_ask(p, LINUX_JUMP_QUIESCE, lo, hi, 0)) == 0)
 		return 0;
-	if (ans == -EBUSY) /* a thread runs: the breakpoint serves, for now */
+	if (ans == -EBUSY) { /* a thread runs: the breakpoint serves, for now */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		p->lp_jbusy_until = now.tv_sec + 2;
 		return DTRACE_EBUSY;
+	}
 	p->lp_nojump = true;
 	return ans < 0 ? (int)-ans : DTRACE_EINVAL;
 }

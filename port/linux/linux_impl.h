@@ -305,6 +305,7 @@ typedef struct linux_proc {
 	uintptr_t lp_jviews[32];	    /* the code arena's views near its text */
 	unsigned lp_njviews;
 	bool lp_nojump;			    /* its agent could not quiesce: no jumps */
+	int64_t lp_jbusy_until;		    /* a thread ran: no jump asked before (s) */
 	char lp_whymsg[256];
 	struct linux_proc *lp_next;
 } linux_proc_t;

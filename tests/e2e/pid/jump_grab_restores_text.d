@@ -4,8 +4,8 @@ pid$target:a.out:jumpable:entry
 }
 
 pid$target:a.out:jumpable:entry
-/n == 500/
+/n == 200/
 {
-	printf("500 calls seen\n");
+	printf("200 calls seen\n");
 	exit(0);
 }

@@ -1,7 +1,7 @@
 # dtrace -p places a jump in a running program whose one thread waits in
 # nanosleep between calls (so the agent finds nobody running among the
 # replaced bytes) and puts the original bytes back when it exits (after
-# 500 calls, with the count it saw); a second dtrace does it again and dies
+# 200 calls, with the count it saw); a second dtrace does it again and dies
 # of SIGKILL: the agent mends the text by itself within a second.  The program never got a wrong answer from
 # jumpable or regcheck, and exits 0 on SIGTERM.
 . ./text_lib.sh
@@ -19,7 +19,7 @@ echo "before: $(byte)"
 "$1" -qs jump_grab_restores_text.d -p "$pid" >"$E2E_TMP/out1" 2>&1 &
 dt=$!
 waitfor e9 && echo "jump placed" || echo "jump never placed: $(byte)"
-wait "$dt" # it exits after 500 calls
+wait "$dt" # it exits after 200 calls
 echo "dtrace status $?"
 waitfor 55 && echo "text restored" || echo "text is $(byte)"
 "$1" -qn 'pid$target:a.out:jumpable:entry { @ = count(); }' -p "$pid" >/dev/null 2>&1 &

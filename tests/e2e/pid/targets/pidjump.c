@@ -21,7 +21,7 @@
  *                text is patched and calls it N times; vfork children call
  *                it twice each and exit
  *   grab F       for -p: writes "pid address-of-jumpable" to F, then calls
- *                jumpable every millisecond until SIGTERM
+ *                jumpable every 5 ms until SIGTERM
  *   spin T F     for -p: T threads call jumpable (and now and then
  *                regcheck) as fast as they can until SIGTERM, so that
  *                probes are placed while threads run; F as for grab
@@ -291,7 +291,7 @@ main(int argc, char **argv)
 		return bad != 0;
 	}
 	if (strcmp(mode, "grab") == 0 && argc == 3) {
-		struct timespec ms = {0, 1000000};
+		struct timespec ms = {0, 5000000};
 
 		signal(SIGTERM, on_term);
 		if (write_info(argv[2]) != 0)
